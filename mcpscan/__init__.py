@@ -1,0 +1,46 @@
+"""mcpscan: offline, deterministic detection of poisoned MCP tool definitions.
+
+>>> import mcpscan
+>>> report = mcpscan.scan({"name": "add", "description": "Add two numbers."})
+>>> report.verdict
+<Verdict.PASS: 'pass'>
+"""
+
+from __future__ import annotations
+
+from ._check import Check, Context
+from ._config import Config
+from ._model import (
+    Finding,
+    Report,
+    ScanError,
+    Severity,
+    Signal,
+    Tier,
+    Tool,
+    Verdict,
+)
+from ._normalize import normalize
+from ._plugins import available_checks
+from ._scan import scan
+from ._snapshot import Snapshot
+from ._version import __version__
+
+__all__ = [
+    "Check",
+    "Config",
+    "Context",
+    "Finding",
+    "Report",
+    "ScanError",
+    "Severity",
+    "Signal",
+    "Snapshot",
+    "Tier",
+    "Tool",
+    "Verdict",
+    "__version__",
+    "available_checks",
+    "normalize",
+    "scan",
+]

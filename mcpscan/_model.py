@@ -1,0 +1,396 @@
+"""The values mcpscan exchanges: tools, signals, findings, reports.
+
+Every result is an immutable attrs class with slots; collections are tuples.
+Nothing here performs detection: these are the data types the orchestrator,
+the checks and the formatters share.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "CappedEntry",
+    "CheckRun",
+    "Coverage",
+    "DegradedEntry",
+    "Finding",
+    "Report",
+    "ScanError",
+    "Severity",
+    "Signal",
+    "Tier",
+    "Tool",
+    "ToolRef",
+    "Verdict",
+]
+
+
+class ScanError(ValueError):
+    """Malformed input. The message names the offending field."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")
+
+
+class Tier(str, enum.Enum):
+    """How a signal is enforced: HARD quarantines, SOFT asks a person."""
+
+    HARD = "hard"
+    SOFT = "soft"
+
+
+_SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+
+
+@enum.unique
+class Severity(str, enum.Enum):
+    """Ordered severity: ``LOW < MEDIUM < HIGH < CRITICAL``."""
+
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
+
+    @property
+    def rank(self) -> int:
+        return _SEVERITY_ORDER[self.value]
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return self.rank < other.rank
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return self.rank <= other.rank
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return self.rank > other.rank
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return self.rank >= other.rank
+
+
+_VERDICT_ORDER = {"pass": 0, "review": 1, "quarantine": 2}
+
+
+@enum.unique
+class Verdict(str, enum.Enum):
+    """What the embedding application should do with the tool."""
+
+    PASS = "pass"
+    REVIEW = "review"
+    QUARANTINE = "quarantine"
+
+    @property
+    def rank(self) -> int:
+        """``PASS`` 0, ``REVIEW`` 1, ``QUARANTINE`` 2: for 'at least' comparisons."""
+        return _VERDICT_ORDER[self.value]
+
+
+def _check_confidence(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{attribute.name} must be a number, got {type(value).__name__}")
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{attribute.name} must be within [0, 1], got {value!r}")
+
+
+def _nonempty_str(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{attribute.name} must be a non-empty string")
+
+
+@attrs.frozen
+class Signal:
+    """One detection by one check.
+
+    ``location`` is a JSON path into the tool (``description``,
+    ``inputSchema.properties.path.description``). ``evidence`` is made
+    render-safe and redacted by the orchestrator before it reaches a report.
+    ``escalate`` asks for CRITICAL severity regardless of confidence.
+    """
+
+    check_id: str = attrs.field(validator=_nonempty_str)
+    rule_id: str = attrs.field(validator=_nonempty_str)
+    tier: Tier = attrs.field(validator=attrs.validators.instance_of(Tier))
+    threat: str = attrs.field(validator=_nonempty_str)
+    confidence: float = attrs.field(validator=_check_confidence)
+    evidence: str = attrs.field(validator=attrs.validators.instance_of(str))
+    location: str = attrs.field(validator=attrs.validators.instance_of(str))
+    escalate: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check_id": self.check_id,
+            "rule_id": self.rule_id,
+            "tier": self.tier.value,
+            "threat": self.threat,
+            "confidence": self.confidence,
+            "evidence": self.evidence,
+            "location": self.location,
+            "escalate": self.escalate,
+        }
+
+    def sort_key(self) -> tuple[str, str, str, str, float, str]:
+        return (
+            self.tier.value,
+            self.check_id,
+            self.rule_id,
+            self.location,
+            -self.confidence,
+            self.evidence,
+        )
+
+
+@attrs.frozen
+class Finding:
+    """The aggregation of one tool's signals of one tier.
+
+    A tool has at most one HARD finding (every hard signal) and one SOFT
+    finding (every soft signal), so agreement between checks is visible in
+    ``check_ids`` and in ``confidence`` rather than spread over many rows.
+    """
+
+    tier: Tier
+    severity: Severity
+    confidence: float
+    threat: str
+    check_ids: tuple[str, ...] = attrs.field(converter=tuple)
+    signals: tuple[Signal, ...] = attrs.field(converter=tuple)
+    fingerprint: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tier": self.tier.value,
+            "severity": self.severity.value,
+            "confidence": self.confidence,
+            "threat": self.threat,
+            "check_ids": list(self.check_ids),
+            "signals": [s.to_dict() for s in self.signals],
+            "fingerprint": self.fingerprint,
+        }
+
+
+@attrs.frozen
+class ToolRef:
+    """Which tool a report is about: server, name and a content fingerprint."""
+
+    server: str | None
+    name: str
+    fingerprint: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"server": self.server, "name": self.name, "fingerprint": self.fingerprint}
+
+
+@attrs.frozen
+class CheckRun:
+    """A check that ran: its id, version, where it came from, how long it took."""
+
+    check_id: str
+    version: str
+    source: str
+    signals: int
+    # Wall time is not deterministic, so it is kept out of to_dict(); the
+    # slow-plugin diagnostics read it from the object.
+    seconds: float = attrs.field(default=0.0, eq=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check_id": self.check_id,
+            "version": self.version,
+            "source": self.source,
+            "signals": self.signals,
+        }
+
+
+@attrs.frozen
+class DegradedEntry:
+    """A check whose result is missing or partial: "not checked" is never "clean"."""
+
+    check_id: str
+    error_type: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"check_id": self.check_id, "error_type": self.error_type, "message": self.message}
+
+
+@attrs.frozen
+class CappedEntry:
+    """A limit that was hit: which limit, where, and what was not looked at."""
+
+    limit: str
+    location: str
+    skipped: str
+    check_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "location": self.location,
+            "skipped": self.skipped,
+            "check_id": self.check_id,
+        }
+
+    def sort_key(self) -> tuple[str, str, str, str]:
+        return (self.check_id or "", self.limit, self.location, self.skipped)
+
+
+@attrs.frozen
+class Coverage:
+    """What the scan looked at and what it could not."""
+
+    checks: tuple[CheckRun, ...] = attrs.field(converter=tuple, default=())
+    degraded: tuple[DegradedEntry, ...] = attrs.field(converter=tuple, default=())
+    capped: tuple[CappedEntry, ...] = attrs.field(converter=tuple, default=())
+
+    @property
+    def complete(self) -> bool:
+        """True when every check ran to the end and no limit was hit."""
+        return not self.degraded and not self.capped
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "checks": [c.to_dict() for c in self.checks],
+            "degraded": [d.to_dict() for d in self.degraded],
+            "capped": [c.to_dict() for c in self.capped],
+        }
+
+
+@attrs.frozen
+class Report:
+    """Everything mcpscan concluded about one tool."""
+
+    tool: ToolRef
+    verdict: Verdict
+    severity: Severity | None
+    risk_score: float
+    findings: tuple[Finding, ...] = attrs.field(converter=tuple)
+    signals: tuple[Signal, ...] = attrs.field(converter=tuple)
+    coverage: Coverage
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool.to_dict(),
+            "verdict": self.verdict.value,
+            "severity": self.severity.value if self.severity else None,
+            "risk_score": self.risk_score,
+            "findings": [f.to_dict() for f in self.findings],
+            "signals": [s.to_dict() for s in self.signals],
+            "coverage": self.coverage.to_dict(),
+        }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """Byte-for-byte deterministic JSON: sorted keys, no timestamps, ASCII only."""
+        return json.dumps(self.to_dict(), sort_keys=True, indent=indent, ensure_ascii=True)
+
+
+def _optional_str(field: str, value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ScanError(field, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _optional_mapping(field: str, value: object) -> Mapping[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ScanError(field, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+_KNOWN_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+@attrs.frozen
+class Tool:
+    """An MCP tool definition, as scanned.
+
+    The schemas and annotations are kept as the mappings they were given in
+    (treat them as read-only); unknown keys of the MCP object are ignored.
+    """
+
+    server: str | None
+    name: str
+    description: str | None = None
+    input_schema: Mapping[str, Any] | None = None
+    output_schema: Mapping[str, Any] | None = None
+    title: str | None = None
+    annotations: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_mcp(cls, obj: object, *, server: str | None = None) -> Tool:
+        """Build a Tool from an MCP ``Tool`` object or mapping.
+
+        Accepts a mapping with MCP's camelCase keys, an existing ``Tool``
+        (re-homed to ``server`` when one is given), or any object with the
+        same attributes (such as the MCP SDK's ``mcp.types.Tool``).
+        Raises ``ScanError`` naming the field when the input is malformed.
+        """
+        if isinstance(obj, Tool):
+            return obj if server is None else attrs.evolve(obj, server=server)
+        if server is not None and not isinstance(server, str):
+            raise ScanError("server", f"expected a string, got {type(server).__name__}")
+        if isinstance(obj, Mapping):
+            get = obj.get
+        elif hasattr(obj, "name") and hasattr(obj, "inputSchema"):
+            # Pydantic models (the MCP SDK) expose the MCP keys as attributes.
+            def get(key: str, default: object = None) -> object:
+                return getattr(obj, key, default)
+        else:
+            raise ScanError("tool", f"expected an object, got {type(obj).__name__}")
+        name = get("name")
+        if not isinstance(name, str) or not name:
+            raise ScanError("name", "a tool needs a non-empty string name")
+        return cls(
+            server=server,
+            name=name,
+            description=_optional_str("description", get("description")),
+            input_schema=_optional_mapping("inputSchema", _plain(get("inputSchema"))),
+            output_schema=_optional_mapping("outputSchema", _plain(get("outputSchema"))),
+            title=_optional_str("title", get("title")),
+            annotations=_optional_mapping("annotations", _plain(get("annotations"))),
+        )
+
+    def to_mcp(self) -> dict[str, Any]:
+        """The MCP mapping form (camelCase keys), omitting absent fields."""
+        out: dict[str, Any] = {"name": self.name}
+        for key, value in (
+            ("title", self.title),
+            ("description", self.description),
+            ("inputSchema", self.input_schema),
+            ("outputSchema", self.output_schema),
+            ("annotations", self.annotations),
+        ):
+            if value is not None:
+                out[key] = value
+        return out
+
+
+def _plain(value: object) -> object:
+    """Pydantic models (MCP SDK annotations) to plain mappings; others unchanged."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, Mapping):
+        return dump(exclude_none=True, by_alias=True)
+    return value
+
+
+def sorted_signals(signals: Iterable[Signal]) -> tuple[Signal, ...]:
+    return tuple(sorted(signals, key=Signal.sort_key))

@@ -1,0 +1,216 @@
+"""The normalizer: one deterministic text form for every wording check.
+
+``normalize(text)`` applies, in order:
+
+1. strip invisible characters (format characters, zero-width and joiner
+   characters, tag and variation-selector characters, Hangul fillers): an
+   attacker inserts them to split keywords (``ig\u200bnore``);
+2. NFKC, which folds full-width and mathematical letters (``ｉｇｎｏｒｅ``);
+3. case folding;
+4. one apostrophe, then common English contractions expanded (``don't`` ->
+   ``do not``), so "don't tell" and "do not tell" match one phrase;
+5. confusables folded to their Latin skeleton inside words that are Latin
+   look-alikes (``іgnоrе`` written with Cyrillic letters);
+6. whitespace collapsed to single spaces;
+7. light stemming of English words (``instructions`` -> ``instruction``).
+
+Checks that match phrases must pass their own phrases through ``normalize``
+as well, so both sides of a comparison are in the same form.
+
+The function is idempotent: ``normalize(normalize(x)) == normalize(x)``.
+Hidden-character detection never uses this form: it runs on the raw text,
+which this function deliberately destroys.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+
+import regex
+from confusable_homoglyphs import confusables as _confusables
+
+__all__ = ["confusable_skeleton", "is_invisible", "normalize"]
+
+# Default_Ignorable_Code_Point covers zero-width characters, joiners, Hangul
+# fillers, variation selectors and the tag block; Cf adds the remaining
+# format characters (bidi controls, soft hyphen, U+180E and friends).
+_INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]+")
+
+# Scripts whose letters are folded onto Latin look-alikes. Letters of other
+# scripts (Han, Arabic, Devanagari ...) are never folded: they are real text,
+# and folding them would make a Chinese description unreadable to checks.
+_FOLDABLE_SCRIPTS = regex.compile(r"[\p{Latin}\p{Greek}\p{Cyrillic}\p{Armenian}\p{Cherokee}]")
+
+
+def _build_fold_map() -> Mapping[str, str]:
+    """Non-ASCII letter -> the single lower-case ASCII letter or digit it imitates."""
+    out: dict[str, str] = {}
+    for char, homoglyphs in _confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii() or not _FOLDABLE_SCRIPTS.match(char):
+            continue
+        targets = {
+            h["c"].lower() for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()
+        }
+        if len(targets) == 1:
+            out[char] = targets.pop()
+    # Text reaching the fold step is already case-folded; a lower-case letter
+    # whose capital imitates a Latin capital (Cyrillic "н" for "H") folds too.
+    for char, target in list(out.items()):
+        lower = char.lower()
+        if len(lower) == 1 and lower != char and lower not in out:
+            out[lower] = target
+    return out
+
+
+_FOLD = _build_fold_map()
+
+_APOSTROPHES = regex.compile(r"[\u2018\u2019\u02bc\u02bb\u0060\u00b4\u2032]")
+_CONTRACTIONS = (
+    (regex.compile(r"\bwon't\b"), "will not"),
+    (regex.compile(r"\bcan't\b"), "cannot"),
+    (regex.compile(r"\bshan't\b"), "shall not"),
+    (regex.compile(r"\b(\w+)n't\b"), r"\1 not"),
+    (regex.compile(r"\bi'm\b"), "i am"),
+    (regex.compile(r"\b(\w+)'re\b"), r"\1 are"),
+    (regex.compile(r"\b(\w+)'ll\b"), r"\1 will"),
+    (regex.compile(r"\b(\w+)'ve\b"), r"\1 have"),
+    (regex.compile(r"\b(\w+)'d\b"), r"\1 would"),
+)
+_WORD = regex.compile(r"\w+")
+_NON_ASCII_WORD = regex.compile(r"\w*[^\x00-\x7f]\w*")
+_WHITESPACE = regex.compile(r"\s+")
+_STEMMABLE = regex.compile(r"\b[a-z]{4,}\b")
+
+
+def is_invisible(char: str) -> bool:
+    """True for a character the normalizer strips as invisible."""
+    return _INVISIBLE.fullmatch(char) is not None
+
+
+def _fold_word(word: str) -> str:
+    """Fold a look-alike word onto Latin.
+
+    A word is folded when it mixes ASCII letters with look-alikes
+    ("pаypal" with a Cyrillic "а"), or when every letter in it has a Latin
+    look-alike ("рарі" written wholly in Cyrillic). A Russian word that
+    contains any letter with no Latin twin is left alone, so real Cyrillic
+    text stays readable to the multilingual phrase lists.
+    """
+    if not any(char in _FOLD for char in word):
+        return word
+    has_ascii_letter = any(char.isascii() and char.isalpha() for char in word)
+    if not has_ascii_letter and not all(char in _FOLD or not char.isalpha() for char in word):
+        return word
+    return "".join(_FOLD.get(char, char) for char in word)
+
+
+# Suffixes removed by the light stemmer, tried in order; each entry is
+# (suffix, replacement, minimum length of what remains).
+_SUFFIXES = (
+    ("sses", "ss", 2),
+    ("ies", "y", 3),
+    ("ing", "", 3),
+    ("edly", "", 3),
+    ("ed", "", 3),
+    ("ly", "", 4),
+    ("s", "", 3),
+    ("e", "", 3),
+)
+_KEEP_S = ("ss", "us", "is")
+
+
+def _stem_once(word: str) -> str:
+    for suffix, replacement, keep in _SUFFIXES:
+        if not word.endswith(suffix):
+            continue
+        if suffix == "s" and word.endswith(_KEEP_S):
+            return word
+        stem = word[: -len(suffix)]
+        if len(stem) >= keep:
+            return stem + replacement
+        return word
+    return word
+
+
+def _stem(word: str) -> str:
+    """Strip English suffixes until none applies (a fixpoint, hence idempotent)."""
+    while True:
+        shorter = _stem_once(word)
+        if shorter == word:
+            return word
+        word = shorter
+
+
+def _fold_words(text: str) -> str:
+    cache: dict[str, str] = {}
+
+    def fold(match: regex.Match[str]) -> str:
+        word = match.group()
+        if word not in cache:
+            cache[word] = _fold_word(word)
+        return cache[word]
+
+    return _NON_ASCII_WORD.sub(fold, text)
+
+
+def _stem_words(text: str) -> str:
+    cache: dict[str, str] = {}
+
+    def stem(match: regex.Match[str]) -> str:
+        word = match.group()
+        if word not in cache:
+            cache[word] = _stem(word)
+        return cache[word]
+
+    return _STEMMABLE.sub(stem, text)
+
+
+def _expand_contractions(text: str) -> str:
+    if "'" not in text:
+        return text
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _normalize_once(text: str) -> str:
+    text = _INVISIBLE.sub("", text)
+    text = unicodedata.normalize("NFKC", text)
+    text = text.casefold()
+    # Case folding can produce sequences NFKC recomposes, and NFKC can
+    # produce format characters; both steps are repeated once to settle.
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = _APOSTROPHES.sub("'", text)
+    text = _expand_contractions(text)
+    text = _fold_words(text)
+    text = _WHITESPACE.sub(" ", text).strip()
+    return _stem_words(text)
+
+
+def normalize(text: str) -> str:
+    """Return the normalized form of ``text`` used by every wording check.
+
+    Deterministic and idempotent. Raises ``TypeError`` for a non-string.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"normalize() takes a str, got {type(text).__name__}")
+    once = _normalize_once(text)
+    # A second pass settles the rare input where one step enables another
+    # (a contraction revealed by folding, say); further passes change nothing
+    # for any input the property tests have found.
+    return _normalize_once(once)
+
+
+def confusable_skeleton(text: str) -> str:
+    """A name's look-alike skeleton: invisible characters gone, NFKC, case
+    folded, every foldable letter mapped to Latin (no stemming, no word rules).
+
+    Two tool names with the same skeleton look the same to a person.
+    """
+    text = _INVISIBLE.sub("", text)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    return "".join(_FOLD.get(char, char) for char in text)

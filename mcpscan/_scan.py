@@ -1,0 +1,224 @@
+"""The orchestrator: run every check on one tool, in isolation, and aggregate.
+
+It knows no check by name. Each check runs inside its own ``try``: one that
+raises, or yields something that is not a ``Signal`` of its own, is recorded
+in ``coverage.degraded`` and the others' results stand; one that yields more
+than ``Config.max_signals_per_check`` is cut there and the cut recorded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ._aggregate import aggregate
+from ._check import Context
+from ._config import Config
+from ._evidence import escape_unsafe, safe_evidence
+from ._model import (
+    CappedEntry,
+    CheckRun,
+    Coverage,
+    DegradedEntry,
+    Report,
+    ScanError,
+    Signal,
+    Tool,
+    ToolRef,
+    sorted_signals,
+)
+from ._plugins import LoadedCheck, discover, validate_check
+from ._snapshot import Snapshot
+from ._walk import ToolView, view_tool
+
+__all__ = ["run_checks", "scan", "select_checks"]
+
+_MAX_MESSAGE_CHARS = 500
+
+
+class _NotASignal(TypeError):
+    """A check yielded something other than a Signal of its own."""
+
+
+def _coerce_config(config: object) -> Config:
+    if config is None:
+        return Config()
+    if not isinstance(config, Config):
+        raise ScanError("config", f"expected mcpscan.Config, got {type(config).__name__}")
+    return config
+
+
+def _coerce_snapshot(snapshot: object) -> Snapshot:
+    if snapshot is None:
+        return Snapshot()
+    if isinstance(snapshot, Snapshot):
+        return snapshot
+    if isinstance(snapshot, Mapping):
+        return Snapshot.from_servers(snapshot)
+    raise ScanError("snapshot", f"expected mcpscan.Snapshot or a mapping, got {type(snapshot).__name__}")
+
+
+def select_checks(
+    checks: Iterable[object] | None, config: Config, surface: str
+) -> tuple[list[LoadedCheck], list[DegradedEntry]]:
+    """The checks to run on ``surface`` and the plugins that could not be used."""
+    problems: list[DegradedEntry] = []
+    if checks is None:
+        discovery = discover()
+        loaded = list(discovery.checks.values())
+        problems = [
+            DegradedEntry(check_id=p.check_id, error_type=p.error_type, message=p.message)
+            for p in discovery.problems
+        ]
+    else:
+        if isinstance(checks, (str, bytes, Mapping)) or not isinstance(checks, Iterable):
+            raise ScanError("checks", "expected an iterable of check objects")
+        loaded = [validate_check(obj, f"checks[{i}]") for i, obj in enumerate(checks)]
+        ids = [c.id for c in loaded]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ScanError("checks", f"two checks claim the id {duplicates[0]!r}")
+    selected = [
+        c for c in loaded if surface in c.surfaces and config.is_enabled(c.id)
+    ]
+    selected.sort(key=lambda c: c.id)
+    return selected, problems
+
+
+def _message(error: BaseException) -> str:
+    return safe_evidence(str(error), _MAX_MESSAGE_CHARS)
+
+
+def _safe_signal(signal: Signal, config: Config) -> Signal:
+    return attrs.evolve(
+        signal,
+        evidence=safe_evidence(signal.evidence, config.max_evidence_chars),
+        location=escape_unsafe(signal.location)[:_MAX_MESSAGE_CHARS],
+    )
+
+
+@attrs.frozen
+class _Outcome:
+    run: CheckRun
+    signals: tuple[Signal, ...]
+    degraded: DegradedEntry | None
+    capped: tuple[CappedEntry, ...]
+
+
+def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) -> _Outcome:
+    config = context.config
+    signals: list[Signal] = []
+    degraded: DegradedEntry | None = None
+    capped: list[CappedEntry] = []
+    started = time.perf_counter()
+    try:
+        for item in loaded.check.run(tool, context):
+            if len(signals) >= config.max_signals_per_check:
+                capped.append(
+                    CappedEntry(
+                        limit="max_signals_per_check",
+                        location="",
+                        skipped="every further signal of this check",
+                        check_id=loaded.id,
+                    )
+                )
+                break
+            if not isinstance(item, Signal) or item.check_id != loaded.id:
+                what = type(item).__name__ if not isinstance(item, Signal) else f"a Signal of {item.check_id!r}"
+                raise _NotASignal(f"yielded {what}, expected a Signal with check_id {loaded.id!r}")
+            signals.append(_safe_signal(item, config))
+    except Exception as error:
+        if strict:
+            raise
+        # Signals yielded before the failure stand: nothing found is lost,
+        # and the degraded entry says the check did not finish.
+        degraded = DegradedEntry(
+            check_id=loaded.id, error_type=type(error).__name__, message=_message(error)
+        )
+    elapsed = time.perf_counter() - started
+    run = CheckRun(
+        check_id=loaded.id,
+        version=loaded.version,
+        source=loaded.source,
+        signals=len(signals),
+        seconds=elapsed,
+    )
+    return _Outcome(
+        run=run,
+        signals=tuple(signals),
+        degraded=degraded,
+        capped=tuple(capped) + context.recorded_caps(),
+    )
+
+
+def run_checks(
+    view: ToolView,
+    snapshot: Snapshot,
+    config: Config,
+    checks: Sequence[LoadedCheck],
+    problems: Sequence[DegradedEntry],
+    *,
+    strict: bool,
+    surface: str = "definition",
+) -> Report:
+    """Run ``checks`` on a walked tool and build its Report."""
+    base = Context(snapshot=snapshot, config=config, view=view, surface=surface)
+    runs: list[CheckRun] = []
+    signals: list[Signal] = []
+    degraded: list[DegradedEntry] = list(problems)
+    capped: list[CappedEntry] = list(view.capped)
+    for loaded in checks:
+        outcome = _collect(loaded, view.tool, base.for_check(loaded.id), strict)
+        runs.append(outcome.run)
+        signals.extend(outcome.signals)
+        capped.extend(outcome.capped)
+        if outcome.degraded is not None:
+            degraded.append(outcome.degraded)
+    ordered = sorted_signals(signals)
+    ref = ToolRef(server=view.tool.server, name=view.tool.name, fingerprint=view.fingerprint)
+    verdict, severity, risk, findings = aggregate(ref, ordered, config)
+    return Report(
+        tool=ref,
+        verdict=verdict,
+        severity=severity,
+        risk_score=risk,
+        findings=findings,
+        signals=ordered,
+        coverage=Coverage(
+            checks=runs,
+            degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),
+            capped=capped,
+        ),
+    )
+
+
+def scan(
+    tool: object,
+    snapshot: Snapshot | Mapping[str, Iterable[Any]] | None = None,
+    *,
+    server: str | None = None,
+    checks: Iterable[object] | None = None,
+    config: Config | None = None,
+    strict: bool = False,
+) -> Report:
+    """Scan one MCP tool definition and return its Report.
+
+    ``tool`` is an MCP tool mapping or a ``Tool``; ``snapshot`` every
+    server's tools (a ``Snapshot`` or ``{server_id: [tool, ...]}``) for the
+    cross-server checks; ``server`` the id of the server the tool belongs
+    to; ``checks`` the check objects to run instead of every registered one;
+    ``config`` the limits and switches; ``strict`` re-raises a failing
+    check's exception instead of recording it.
+
+    Total over JSON input: returns a Report or raises ``ScanError`` naming
+    the malformed field.
+    """
+    cfg = _coerce_config(config)
+    parsed = Tool.from_mcp(tool, server=server)
+    snap = _coerce_snapshot(snapshot)
+    selected, problems = select_checks(checks, cfg, "definition")
+    view = view_tool(parsed, cfg)
+    return run_checks(view, snap, cfg, selected, problems, strict=strict)

@@ -1,0 +1,206 @@
+"""Every string of a tool, with its JSON path, walked once and bounded.
+
+The walk is iterative (a schema nested 100,000 levels deep cannot raise
+RecursionError), visits each container once (a Python object graph with a
+cycle terminates), sorts object keys (the same tool always gives the same
+order) and stops at the limits of ``Config``, recording every cut.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ._config import Config
+from ._model import CappedEntry, Tool
+from ._normalize import normalize
+
+__all__ = ["LocatedString", "ToolView", "view_tool"]
+
+_IDENTIFIER_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-$")
+
+
+@attrs.frozen
+class LocatedString:
+    """One scanned string of a tool.
+
+    ``location`` is its JSON path (``inputSchema.properties.path.description``);
+    ``field`` the top-level MCP field it belongs to (``name``, ``title``,
+    ``description``, ``inputSchema``, ``outputSchema``, ``annotations``);
+    ``is_key`` marks a property name rather than a value; ``raw`` is the
+    text as given (cut at ``max_string_chars``) and ``normalized`` its
+    normalized form; ``key`` is the object key this value sits under
+    (``description``, ``default``, ``enum`` ...), or the property name itself
+    for a key.
+    """
+
+    location: str
+    field: str
+    key: str
+    raw: str
+    normalized: str
+    is_key: bool = False
+    truncated: bool = False
+
+
+@attrs.frozen
+class ToolView:
+    """The walked form of a tool that every check of one scan shares."""
+
+    tool: Tool
+    strings: tuple[LocatedString, ...]
+    capped: tuple[CappedEntry, ...]
+    fingerprint: str
+
+    def in_field(self, *fields: str) -> Iterator[LocatedString]:
+        """The strings of the given top-level fields, in walk order."""
+        return (s for s in self.strings if s.field in fields)
+
+
+def _child_path(parent: str, key: str) -> str:
+    if key and all(char in _IDENTIFIER_SAFE for char in key):
+        return f"{parent}.{key}" if parent else key
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{parent}["{escaped}"]'
+
+
+def _scalar_token(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        # Python refuses to print ints of more than 4,300 digits; a hash of
+        # the digits' length and low bits is enough for a fingerprint.
+        if value.bit_length() > 4096:
+            return f"int:{value.bit_length()}:{value & 0xFFFFFFFF}"
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else repr(value)
+    return f"<{type(value).__name__}>"
+
+
+class _Walker:
+    """Collects located strings within the limits; one instance per tool."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.strings: list[LocatedString] = []
+        self.capped: list[CappedEntry] = []
+        self.digest = hashlib.sha256()
+        self.total_chars = 0
+        self.nodes = 0
+        self.seen: set[int] = set()
+        self._string_cap_recorded = False
+        self._total_cap_recorded = False
+
+    def cap(self, limit: str, location: str, skipped: str) -> None:
+        self.capped.append(CappedEntry(limit=limit, location=location, skipped=skipped))
+
+    def add_string(self, location: str, field: str, key: str, text: str, *, is_key: bool) -> None:
+        self.digest.update(f"{location}\x00{int(is_key)}\x00".encode())
+        self.digest.update(text.encode("utf-8", "surrogatepass"))
+        self.digest.update(b"\x01")
+        if len(self.strings) >= self.config.max_strings:
+            if not self._string_cap_recorded:
+                self._string_cap_recorded = True
+                self.cap("max_strings", location, "this and every later string")
+            return
+        remaining = self.config.max_total_chars - self.total_chars
+        if remaining <= 0:
+            if not self._total_cap_recorded:
+                self._total_cap_recorded = True
+                self.cap("max_total_chars", location, "this and every later string")
+            return
+        limit = min(self.config.max_string_chars, remaining)
+        truncated = len(text) > limit
+        if truncated:
+            which = "max_string_chars" if limit == self.config.max_string_chars else "max_total_chars"
+            self.cap(which, location, f"{len(text) - limit} of {len(text)} characters")
+            text = text[:limit]
+        self.total_chars += len(text)
+        self.strings.append(
+            LocatedString(
+                location=location,
+                field=field,
+                key=key,
+                raw=text,
+                normalized=normalize(text),
+                is_key=is_key,
+                truncated=truncated,
+            )
+        )
+
+    def walk_value(self, root: object, location: str, field: str) -> None:
+        """Depth-first, iterative, keys sorted; records depth, node and cycle cuts."""
+        stack: list[tuple[object, str, str, int]] = [(root, location, field, 0)]
+        while stack:
+            value, path, key, depth = stack.pop()
+            if isinstance(value, str):
+                self.add_string(path, field, key, value, is_key=False)
+                continue
+            if not isinstance(value, (Mapping, list, tuple)):
+                self.digest.update(f"{path}\x00{_scalar_token(value)}\x01".encode())
+                continue
+            if depth >= self.config.max_depth:
+                self.cap("max_depth", path, "everything nested below this point")
+                continue
+            if id(value) in self.seen:
+                self.cap("cycle", path, "a container already walked (a reference cycle)")
+                continue
+            self.nodes += 1
+            if self.nodes > self.config.max_nodes:
+                self.cap("max_nodes", path, "this and every later object or array")
+                return
+            self.seen.add(id(value))
+            children = list(self._children(value, path, depth))
+            stack.extend(reversed(children))
+
+    def _children(
+        self, value: Mapping[Any, Any] | Sequence[Any], path: str, depth: int
+    ) -> Iterator[tuple[object, str, str, int]]:
+        if isinstance(value, Mapping):
+            items = sorted(value.items(), key=lambda item: str(item[0]))
+            for raw_key, child in items:
+                name = raw_key if isinstance(raw_key, str) else str(raw_key)
+                child_path = _child_path(path, name)
+                if path.endswith(".properties") or path.endswith("patternProperties"):
+                    # A property name is text the model reads too: an attacker
+                    # can name a parameter "ignore_previous_instructions".
+                    self.add_string(child_path, self._field(path), name, name, is_key=True)
+                yield child, child_path, name, depth + 1
+        else:
+            key_of_parent = path.rsplit(".", 1)[-1] if "." in path else path
+            for index, child in enumerate(value):
+                yield child, f"{path}[{index}]", key_of_parent, depth + 1
+
+    @staticmethod
+    def _field(path: str) -> str:
+        return path.split(".", 1)[0].split("[", 1)[0]
+
+
+def view_tool(tool: Tool, config: Config) -> ToolView:
+    """Walk a tool's scan surface once: name, title, description, both
+    schemas (every string value and every property name) and the string
+    values of annotations."""
+    walker = _Walker(config)
+    for field, text in (("name", tool.name), ("title", tool.title), ("description", tool.description)):
+        if text is not None:
+            walker.add_string(field, field, field, text, is_key=False)
+    for field, value in (
+        ("inputSchema", tool.input_schema),
+        ("outputSchema", tool.output_schema),
+        ("annotations", tool.annotations),
+    ):
+        if value is not None:
+            walker.walk_value(value, field, field)
+    return ToolView(
+        tool=tool,
+        strings=tuple(walker.strings),
+        capped=tuple(walker.capped),
+        fingerprint="sha256:" + walker.digest.hexdigest(),
+    )

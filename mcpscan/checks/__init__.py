@@ -1,0 +1,1 @@
+"""The built-in checks, one module each, registered as ``mcpscan.checks`` entry points."""
