@@ -106,7 +106,7 @@ class Config:
     #: Only these check ids run (None: all discovered checks).
     enabled: frozenset[str] | None = attrs.field(default=None, converter=_id_set)
     #: These check ids never run.
-    disabled: frozenset[str] = attrs.field(default=frozenset(), converter=_id_set)  # type: ignore[misc]
+    disabled: frozenset[str] | None = attrs.field(default=frozenset(), converter=_id_set)
     #: Per-check options, keyed by check id.
     options: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict, converter=_options)
     #: Tool names that two servers are known to share on purpose, as

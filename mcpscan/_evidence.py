@@ -43,7 +43,7 @@ def _escape_char(char: str) -> str:
 
 def escape_unsafe(text: str) -> str:
     """Escape every character a viewer could hide, reorder or misrender."""
-    return _UNSAFE.sub(lambda m: _escape_char(m.group()), text)
+    return str(_UNSAFE.sub(lambda m: _escape_char(m.group()), text))
 
 
 def redact(value: str, kind: str) -> str:
@@ -53,7 +53,7 @@ def redact(value: str, kind: str) -> str:
     an operator find the key in a vault without the report leaking it.
     """
     tail = escape_unsafe(value[-4:]) if len(value) >= 12 else ""
-    label = regex.sub(r"[^A-Z0-9_]", "_", kind.upper()) or "SECRET"
+    label = str(regex.sub(r"[^A-Z0-9_]", "_", kind.upper())) or "SECRET"
     return f"[REDACTED_{label}:last4={tail}]" if tail else f"[REDACTED_{label}]"
 
 

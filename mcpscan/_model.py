@@ -32,6 +32,30 @@ __all__ = [
 ]
 
 
+def _strs(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _signals(values: Iterable[Signal]) -> tuple[Signal, ...]:
+    return tuple(values)
+
+
+def _findings(values: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(values)
+
+
+def _runs(values: Iterable[CheckRun]) -> tuple[CheckRun, ...]:
+    return tuple(values)
+
+
+def _degraded(values: Iterable[DegradedEntry]) -> tuple[DegradedEntry, ...]:
+    return tuple(values)
+
+
+def _capped(values: Iterable[CappedEntry]) -> tuple[CappedEntry, ...]:
+    return tuple(values)
+
+
 class ScanError(ValueError):
     """Malformed input. The message names the offending field."""
 
@@ -169,8 +193,8 @@ class Finding:
     severity: Severity
     confidence: float
     threat: str
-    check_ids: tuple[str, ...] = attrs.field(converter=tuple)
-    signals: tuple[Signal, ...] = attrs.field(converter=tuple)
+    check_ids: tuple[str, ...] = attrs.field(converter=_strs)
+    signals: tuple[Signal, ...] = attrs.field(converter=_signals)
     fingerprint: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -255,9 +279,9 @@ class CappedEntry:
 class Coverage:
     """What the scan looked at and what it could not."""
 
-    checks: tuple[CheckRun, ...] = attrs.field(converter=tuple, default=())
-    degraded: tuple[DegradedEntry, ...] = attrs.field(converter=tuple, default=())
-    capped: tuple[CappedEntry, ...] = attrs.field(converter=tuple, default=())
+    checks: tuple[CheckRun, ...] = attrs.field(converter=_runs, default=())
+    degraded: tuple[DegradedEntry, ...] = attrs.field(converter=_degraded, default=())
+    capped: tuple[CappedEntry, ...] = attrs.field(converter=_capped, default=())
 
     @property
     def complete(self) -> bool:
@@ -280,8 +304,8 @@ class Report:
     verdict: Verdict
     severity: Severity | None
     risk_score: float
-    findings: tuple[Finding, ...] = attrs.field(converter=tuple)
-    signals: tuple[Signal, ...] = attrs.field(converter=tuple)
+    findings: tuple[Finding, ...] = attrs.field(converter=_findings)
+    signals: tuple[Signal, ...] = attrs.field(converter=_signals)
     coverage: Coverage
 
     def to_dict(self) -> dict[str, Any]:

@@ -50,7 +50,9 @@ def _build_fold_map() -> Mapping[str, str]:
         if len(char) != 1 or char.isascii() or not _FOLDABLE_SCRIPTS.match(char):
             continue
         targets = {
-            h["c"].lower() for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()
+            h["c"].lower()
+            for h in homoglyphs
+            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()
         }
         if len(targets) == 1:
             out[char] = targets.pop()

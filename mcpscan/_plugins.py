@@ -88,7 +88,9 @@ def validate_check(obj: object, source: str) -> LoadedCheck:
     check_id = getattr(obj, "id", None)
     version = getattr(obj, "version", None)
     if not isinstance(check_id, str) or not _CHECK_ID.fullmatch(check_id):
-        raise ScanError(source, f"check id must be lower-case words joined by hyphens, got {check_id!r}")
+        raise ScanError(
+            source, f"check id must be lower-case words joined by hyphens, got {check_id!r}"
+        )
     if not isinstance(version, str) or not version:
         raise ScanError(source, "check version must be a non-empty string")
     if not callable(getattr(obj, "run", None)):
@@ -98,7 +100,10 @@ def validate_check(obj: object, source: str) -> LoadedCheck:
         raise ScanError(source, "check surfaces must be a collection of surface names")
     surface_set = frozenset(surfaces)
     if not surface_set or not surface_set <= SURFACES:
-        raise ScanError(source, f"check surfaces must be among {sorted(SURFACES)}, got {sorted(map(str, surface_set))}")
+        raise ScanError(
+            source,
+            f"check surfaces must be among {sorted(SURFACES)}, got {sorted(map(str, surface_set))}",
+        )
     return LoadedCheck(check=obj, id=check_id, version=version, source=source, surfaces=surface_set)  # type: ignore[arg-type]
 
 
@@ -107,7 +112,9 @@ def _load(declared: _Declared) -> LoadedCheck:
     try:
         obj = declared.entry.load()
     except Exception as error:
-        raise ScanError(source, f"failed to import {declared.entry.value}: {type(error).__name__}: {error}") from None
+        raise ScanError(
+            source, f"failed to import {declared.entry.value}: {type(error).__name__}: {error}"
+        ) from None
     loaded = validate_check(obj, source)
     if loaded.id != declared.entry.name:
         raise ScanError(source, f"entry point name must equal the check id {loaded.id!r}")
@@ -123,7 +130,9 @@ class Discovery:
 
 
 def _problem(source: str, check_id: str, error: ScanError) -> PluginProblem:
-    return PluginProblem(source=source, check_id=check_id, error_type="PluginError", message=str(error))
+    return PluginProblem(
+        source=source, check_id=check_id, error_type="PluginError", message=str(error)
+    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -156,8 +165,8 @@ def _discover(builtins_only: bool) -> Discovery:
         names = ", ".join(c.source for c in claimants)
         for claimant in claimants:
             if claimant not in own:
-                error = ScanError(claimant.source, f"check id {check_id!r} is claimed by {names}")
-                problems.append(_problem(claimant.source, check_id, error))
+                clash = ScanError(claimant.source, f"check id {check_id!r} is claimed by {names}")
+                problems.append(_problem(claimant.source, check_id, clash))
     return Discovery(checks=MappingProxyType(checks), problems=tuple(problems))
 
 

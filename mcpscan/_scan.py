@@ -58,7 +58,9 @@ def _coerce_snapshot(snapshot: object) -> Snapshot:
         return snapshot
     if isinstance(snapshot, Mapping):
         return Snapshot.from_servers(snapshot)
-    raise ScanError("snapshot", f"expected mcpscan.Snapshot or a mapping, got {type(snapshot).__name__}")
+    raise ScanError(
+        "snapshot", f"expected mcpscan.Snapshot or a mapping, got {type(snapshot).__name__}"
+    )
 
 
 def select_checks(
@@ -81,9 +83,7 @@ def select_checks(
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
             raise ScanError("checks", f"two checks claim the id {duplicates[0]!r}")
-    selected = [
-        c for c in loaded if surface in c.surfaces and config.is_enabled(c.id)
-    ]
+    selected = [c for c in loaded if surface in c.surfaces and config.is_enabled(c.id)]
     selected.sort(key=lambda c: c.id)
     return selected, problems
 
@@ -127,7 +127,11 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                 )
                 break
             if not isinstance(item, Signal) or item.check_id != loaded.id:
-                what = type(item).__name__ if not isinstance(item, Signal) else f"a Signal of {item.check_id!r}"
+                what = (
+                    type(item).__name__
+                    if not isinstance(item, Signal)
+                    else f"a Signal of {item.check_id!r}"
+                )
                 raise _NotASignal(f"yielded {what}, expected a Signal with check_id {loaded.id!r}")
             signals.append(_safe_signal(item, config))
     except Exception as error:

@@ -60,7 +60,10 @@ class Snapshot:
         if isinstance(servers, Snapshot):
             return servers
         if not isinstance(servers, Mapping):
-            raise ScanError("snapshot", f"expected a mapping of server id to tools, got {type(servers).__name__}")
+            raise ScanError(
+                "snapshot",
+                f"expected a mapping of server id to tools, got {type(servers).__name__}",
+            )
         built: dict[str, tuple[Tool, ...]] = {}
         for server in sorted(servers, key=str):
             if not isinstance(server, str) or not server:
@@ -73,7 +76,9 @@ class Snapshot:
                 try:
                     converted.append(Tool.from_mcp(obj, server=server))
                 except ScanError as error:
-                    raise ScanError(f"snapshot[{server!r}][{position}].{error.field}", error.problem) from None
+                    raise ScanError(
+                        f"snapshot[{server!r}][{position}].{error.field}", error.problem
+                    ) from None
             built[server] = tuple(sorted(converted, key=lambda t: t.name))
         return cls(servers=built)
 

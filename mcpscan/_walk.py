@@ -119,7 +119,9 @@ class _Walker:
         limit = min(self.config.max_string_chars, remaining)
         truncated = len(text) > limit
         if truncated:
-            which = "max_string_chars" if limit == self.config.max_string_chars else "max_total_chars"
+            which = (
+                "max_string_chars" if limit == self.config.max_string_chars else "max_total_chars"
+            )
             self.cap(which, location, f"{len(text) - limit} of {len(text)} characters")
             text = text[:limit]
         self.total_chars += len(text)
@@ -188,7 +190,11 @@ def view_tool(tool: Tool, config: Config) -> ToolView:
     schemas (every string value and every property name) and the string
     values of annotations."""
     walker = _Walker(config)
-    for field, text in (("name", tool.name), ("title", tool.title), ("description", tool.description)):
+    for field, text in (
+        ("name", tool.name),
+        ("title", tool.title),
+        ("description", tool.description),
+    ):
         if text is not None:
             walker.add_string(field, field, field, text, is_key=False)
     for field, value in (

@@ -30,7 +30,17 @@ _FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annot
 _CONFIDENCE = {"low": 0.4, "medium": 0.6, "high": 0.8, "critical": 0.95}
 _NAME = regex.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 _KNOWN_KEYS = frozenset(
-    {"name", "regex", "tier", "severity", "threat", "description", "surfaces", "normalized", "ignore_case"}
+    {
+        "name",
+        "regex",
+        "tier",
+        "severity",
+        "threat",
+        "description",
+        "surfaces",
+        "normalized",
+        "ignore_case",
+    }
 )
 
 
@@ -86,7 +96,9 @@ def validate_patterns(entries: tuple[object, ...]) -> tuple[Mapping[str, Any], .
     names = [rule["name"] for rule in rules]
     for index, name in enumerate(names):
         if names.index(name) != index:
-            raise ScanError(f"config.custom_patterns[{index}].name", f"duplicate rule name {name!r}")
+            raise ScanError(
+                f"config.custom_patterns[{index}].name", f"duplicate rule name {name!r}"
+            )
     return rules
 
 

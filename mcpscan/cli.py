@@ -1,0 +1,226 @@
+"""The ``mcpscan`` command line: ``scan``, ``eval`` and ``checks``.
+
+Exit codes: 0 below the ``--fail-on`` threshold (or a passing eval gate), 1
+at or above it (or a failing gate), 2 for unreadable or malformed input,
+with a one-line error on stderr naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ._eval import Thresholds, evaluate, load_corpus
+from ._input import read_document
+from ._model import Report, ScanError, Verdict
+from ._plugins import discover
+from ._scan import scan
+from ._snapshot import Snapshot
+
+__all__ = ["main"]
+
+_EXIT_OK, _EXIT_FINDINGS, _EXIT_USAGE = 0, 1, 2
+_FAIL_ON = {"quarantine": Verdict.QUARANTINE, "review": Verdict.REVIEW, "never": None}
+_MAX_INT_DIGITS = 4000
+
+
+class _InputError(Exception):
+    """Unreadable or malformed input: exit 2 with this one-line message."""
+
+
+def _parse_int(digits: str) -> int | float:
+    # Python refuses to convert integers of more than 4,300 digits; a number
+    # that long is hostile input, kept as an infinity of the right sign.
+    if len(digits) > _MAX_INT_DIGITS:
+        return float("-inf") if digits.startswith("-") else float("inf")
+    return int(digits)
+
+
+def _read_json(path: str, stdin: TextIO) -> object:
+    try:
+        if path == "-":
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+        else:
+            data = Path(path).read_bytes()
+    except OSError as error:
+        raise _InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _InputError(f"{path}: not valid UTF-8 (byte {error.start})") from None
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        raise _InputError(f"{path}: JSON nested too deeply to read") from None
+    except ValueError as error:
+        raise _InputError(f"{path}: not valid JSON: {error}") from None
+
+
+def _default_server(path: str) -> str:
+    return "stdin" if path == "-" else Path(path).stem or "default"
+
+
+def _scan_document(value: object, default_server: str) -> list[Report]:
+    document = read_document(value, default_server)
+    snapshot = Snapshot.from_servers(document.servers)
+    return [scan(tool, snapshot, server=server) for server, tool in document.entries()]
+
+
+def _summary(reports: Sequence[Report]) -> dict[str, int]:
+    counts = {verdict.value: 0 for verdict in Verdict}
+    for report in reports:
+        counts[report.verdict.value] += 1
+    return counts
+
+
+def _render_text(reports: Sequence[Report], out: TextIO) -> None:
+    for report in reports:
+        ref = report.tool
+        severity = report.severity.value if report.severity else "-"
+        out.write(
+            f"{ref.server}/{ref.name}: {report.verdict.value.upper()}"
+            f" (severity {severity}, risk {report.risk_score:.2f})\n"
+        )
+        for signal in report.signals:
+            out.write(
+                f"  [{signal.tier.value}] {signal.rule_id} ({signal.check_id}, "
+                f"confidence {signal.confidence:.2f}) at {signal.location}: {signal.evidence}\n"
+            )
+        for degraded in report.coverage.degraded:
+            out.write(
+                f"  [degraded] {degraded.check_id}: {degraded.error_type}: {degraded.message}\n"
+            )
+        for cap in report.coverage.capped:
+            who = f"{cap.check_id}: " if cap.check_id else ""
+            out.write(
+                f"  [capped] {who}{cap.limit} at {cap.location or '-'}: skipped {cap.skipped}\n"
+            )
+    counts = _summary(reports)
+    out.write(
+        f"{len(reports)} tools: {counts['quarantine']} quarantine, "
+        f"{counts['review']} review, {counts['pass']} pass\n"
+    )
+
+
+def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
+    reports = _scan_document(_read_json(args.path, sys.stdin), _default_server(args.path))
+    if args.format == "json":
+        payload: dict[str, Any] = {
+            "reports": [r.to_dict() for r in reports],
+            "summary": _summary(reports),
+        }
+        out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+    else:
+        _render_text(reports, out)
+    threshold = _FAIL_ON[args.fail_on]
+    if threshold is not None and any(r.verdict.rank >= threshold.rank for r in reports):
+        return _EXIT_FINDINGS
+    return _EXIT_OK
+
+
+def _class_floor(text: str) -> tuple[str, float]:
+    name, _, value = text.partition("=")
+    try:
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected CLASS=RECALL, got {text!r}") from None
+
+
+def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    entries = load_corpus(Path(p) for p in args.corpus)
+    floors = dict(args.class_recall or [])
+    if args.min_class_recall is not None:
+        floors.setdefault("*", args.min_class_recall)
+    thresholds = Thresholds(
+        min_recall=args.min_recall,
+        max_fp=args.max_fp,
+        max_benign_fp=args.max_benign_fp,
+        min_class_recall=floors,
+        max_quarantine=args.max_quarantine,
+    )
+    result = evaluate(entries, thresholds)
+    if args.format == "json":
+        out.write(json.dumps(result.to_dict(), sort_keys=True, indent=2) + "\n")
+    else:
+        for line in result.render():
+            out.write(line + "\n")
+    return _EXIT_FINDINGS if result.failures() else _EXIT_OK
+
+
+def _cmd_checks(_args: argparse.Namespace, out: TextIO) -> int:
+    discovery = discover()
+    for check_id, loaded in discovery.checks.items():
+        surfaces = ",".join(sorted(loaded.surfaces))
+        out.write(f"{check_id:<24} {loaded.version:<8} {loaded.source:<40} {surfaces}\n")
+    for problem in discovery.problems:
+        out.write(
+            f"{problem.check_id:<24} {'-':<8} {problem.source:<40} NOT LOADED: {problem.message}\n"
+        )
+    return _EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcpscan",
+        description="Offline, deterministic detection of poisoned MCP tool definitions.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    scan_cmd = commands.add_parser("scan", help="scan tools from a JSON file or stdin")
+    scan_cmd.add_argument("path", help="a JSON file, or - for stdin")
+    scan_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    scan_cmd.add_argument("--fail-on", choices=tuple(_FAIL_ON), default="quarantine")
+    scan_cmd.set_defaults(run=_cmd_scan)
+
+    eval_cmd = commands.add_parser(
+        "eval", help="measure recall and false alarms on a labelled corpus"
+    )
+    eval_cmd.add_argument("corpus", nargs="+", help="corpus folders or JSONL files")
+    eval_cmd.add_argument("--min-recall", type=float, default=0.90)
+    eval_cmd.add_argument(
+        "--max-fp",
+        type=float,
+        default=0.05,
+        help="on hard negatives (and benign, unless --max-benign-fp)",
+    )
+    eval_cmd.add_argument("--max-benign-fp", type=float, default=None)
+    eval_cmd.add_argument(
+        "--min-class-recall", type=float, default=None, help="floor for every class"
+    )
+    eval_cmd.add_argument(
+        "--class-recall",
+        type=_class_floor,
+        action="append",
+        metavar="CLASS=RECALL",
+        help="floor for one class",
+    )
+    eval_cmd.add_argument(
+        "--max-quarantine", type=int, default=0, help="non-malicious entries quarantined"
+    )
+    eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    eval_cmd.set_defaults(run=_cmd_eval)
+
+    checks_cmd = commands.add_parser("checks", help="list the discovered checks")
+    checks_cmd.set_defaults(run=_cmd_checks)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = _parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        code: int = args.run(args, stream)
+    except (_InputError, ScanError) as error:
+        message = str(error).replace("\n", " ")
+        sys.stderr.write(f"mcpscan: error: {message}\n")
+        return _EXIT_USAGE
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""Tiny checks whose behaviour the core tests control."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mcpscan import Signal, Tier
+
+
+class FixedCheck:
+    """Yields the signals it was built with, re-stamped with its own id."""
+
+    version = "1"
+
+    def __init__(self, check_id: str, *specs: tuple[Tier, float], escalate: bool = False) -> None:
+        self.id = check_id
+        self.specs = specs
+        self.escalate = escalate
+
+    def run(self, tool: object, context: object) -> Iterator[Signal]:
+        for index, (tier, confidence) in enumerate(self.specs):
+            yield Signal(
+                check_id=self.id,
+                rule_id=f"{self.id}.rule{index}",
+                tier=tier,
+                threat="test",
+                confidence=confidence,
+                evidence=f"evidence {index}",
+                location="description",
+                escalate=self.escalate,
+            )
+
+
+def soft(check_id: str, confidence: float = 0.6) -> FixedCheck:
+    return FixedCheck(check_id, (Tier.SOFT, confidence))
+
+
+def hard(check_id: str, confidence: float = 0.8, *, escalate: bool = False) -> FixedCheck:
+    return FixedCheck(check_id, (Tier.HARD, confidence), escalate=escalate)

@@ -1,0 +1,128 @@
+"""The eval gate: recall per class, false alarms per label, thresholds."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from mcpscan.cli import main
+
+TAG = "".join(chr(0xE0000 + ord(c)) for c in "exfiltrate")
+
+
+def _entry(id_: str, label: str, cls: str, description: str, expect: str) -> dict[str, object]:
+    return {
+        "id": id_,
+        "label": label,
+        "class": cls,
+        "server": "srv",
+        "tool": {"name": id_.replace("-", "_"), "description": description},
+        "expect": expect,
+        "provenance": "original",
+        "notes": "test",
+    }
+
+
+def _write(folder: Path, entries: list[dict[str, object]], name: str = "c.jsonl") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text("\n".join(json.dumps(e) for e in entries) + "\n")
+
+
+def _eval(args: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["eval", *args], out=out), out.getvalue()
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    _write(
+        root,
+        [
+            _entry("m-caught", "malicious", "hidden-unicode", "Weather" + TAG, "quarantine"),
+            _entry("b-clean", "benign", "real", "Add two numbers.", "pass"),
+            _entry("h-clean", "hard_negative", "emoji", "Sunny ☀️ weather", "pass"),
+        ],
+    )
+    _write(
+        root / "holdout", [_entry("m-missed", "malicious", "other", "Totally clean text", "review")]
+    )
+    return root
+
+
+def test_eval_reports_and_fails_on_recall(corpus: Path) -> None:
+    code, out = _eval([str(corpus)])
+    assert code == 1
+    assert "hidden-unicode" in out and "1/1" in out
+    assert "overall recall" in out and "1/2" in out
+    assert "m-missed" in out  # each miss by id
+    assert "FAIL: overall recall 0.500 < 0.900" in out
+
+
+def test_eval_passes_when_thresholds_met(corpus: Path) -> None:
+    code, out = _eval([str(corpus), "--min-recall", "0.5"])
+    assert code == 0, out
+    assert out.strip().endswith("result: PASS")
+
+
+def test_class_floor(corpus: Path) -> None:
+    code, out = _eval([str(corpus), "--min-recall", "0", "--class-recall", "other=0.9"])
+    assert code == 1
+    assert "recall of class other 0.000 < 0.900" in out
+    code, _ = _eval([str(corpus), "--min-recall", "0", "--min-class-recall", "0.9"])
+    assert code == 1
+
+
+def test_false_alarms_and_quarantine_counted(tmp_path: Path) -> None:
+    root = tmp_path / "fp"
+    _write(root, [_entry("b-flag", "benign", "real", "Weather" + TAG, "pass")])
+    code, out = _eval([str(root), "--format", "json"])
+    payload = json.loads(out)
+    assert code == 1
+    assert payload["false_positives"]["benign"] == {"flagged": 1, "total": 1, "rate": 1.0}
+    assert payload["quarantined_non_malicious"] == 1
+    assert payload["false_alarms"][0]["id"] == "b-flag"
+    code, _ = _eval([str(root), "--max-fp", "1", "--max-quarantine", "1"])
+    assert code == 0
+    code, _ = _eval([str(root), "--max-fp", "1", "--max-benign-fp", "0.5", "--max-quarantine", "1"])
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1]", "JSON object"),
+        (json.dumps({**_entry("x", "evil", "c", "d", "pass")}), "label"),
+        (json.dumps({**_entry("x", "benign", "c", "d", "maybe")}), "expect"),
+        (json.dumps({**_entry("x", "benign", "c", "d", "pass"), "tool": 3}), "tool"),
+        (json.dumps({**_entry("x", "benign", "c", "d", "pass"), "others": 3}), "others"),
+        (json.dumps({**_entry("x", "benign", "c", "d", "pass"), "id": ""}), "id"),
+    ],
+)
+def test_bad_corpus_lines_exit_2(
+    tmp_path: Path, line: str, field: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.jsonl").write_text(line + "\n")
+    code, _ = _eval([str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "bad.jsonl:1" in err and field in err
+
+
+def test_duplicate_ids_and_missing_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = json.dumps(_entry("x", "benign", "c", "d", "pass"))
+    (tmp_path / "dup.jsonl").write_text(entry + "\n\n" + entry + "\n")
+    assert _eval([str(tmp_path)])[0] == 2
+    assert "duplicate id" in capsys.readouterr().err
+    assert _eval([str(tmp_path / "nope")])[0] == 2
+
+
+def test_bad_class_floor_is_usage_error() -> None:
+    with pytest.raises(SystemExit):
+        _eval(["corpus", "--class-recall", "x=high"])

@@ -1,0 +1,73 @@
+"""The normalizer: one text form so wording variants cannot hide."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcpscan import normalize
+from mcpscan._normalize import confusable_skeleton, is_invisible
+
+
+@pytest.mark.parametrize(
+    ("variant", "canonical"),
+    [
+        ("IGNORE previous instructions", "ignore previous instructions"),
+        ("ig\u200bnore pre\u2060vious instruc\u00adtions", "ignore previous instructions"),
+        ("ｉｇｎｏｒｅ ｐｒｅｖｉｏｕｓ instructions", "ignore previous instructions"),
+        ("іgnоrе previous instructions", "ignore previous instructions"),  # Cyrillic і, о, е
+        ("ignore   previous\n\tinstructions", "ignore previous instructions"),
+        ("ignoring previous instruction", "ignore previous instructions"),
+        ("Don't tell the user", "do not tell the user"),
+        ("Don’t tell the user", "do not tell the user"),
+        ("won't", "will not"),
+        ("we're", "we are"),
+        ("𝐢𝐠𝐧𝐨𝐫𝐞", "ignore"),
+    ],
+)
+def test_variants_share_one_form(variant: str, canonical: str) -> None:
+    assert normalize(variant) == normalize(canonical)
+
+
+def test_real_non_latin_text_is_kept() -> None:
+    assert normalize("不要告诉用户") == "不要告诉用户"
+    # A Russian word with letters that have no Latin twin stays Cyrillic.
+    assert "я" in normalize("Не сообщай пользователю, я прошу")
+    assert normalize("مرحبا بالعالم") == "مرحبا بالعالم"
+
+
+def test_stemming_is_light() -> None:
+    assert normalize("instructions") == normalize("instruction")
+    assert normalize("process") == "process"
+    assert normalize("status") == "status"
+    assert normalize("use") == "use"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "Hello, World!",
+        "don't",
+        "Ａ\u200bＢ",
+        "pаypal",
+        "ﬁle",
+        "ß",
+        "İstanbul",
+        "\U000e0041x",
+    ],
+)
+def test_idempotent_examples(text: str) -> None:
+    assert normalize(normalize(text)) == normalize(text)
+
+
+def test_rejects_non_text() -> None:
+    with pytest.raises(TypeError):
+        normalize(b"bytes")  # type: ignore[arg-type]
+
+
+def test_skeleton_and_invisible() -> None:
+    assert confusable_skeleton("rеad_filе") == "read_file"
+    assert confusable_skeleton("ｒｅａｄ＿ｆｉｌｅ") == "read_file"
+    assert confusable_skeleton("read_file") == "read_file"
+    assert is_invisible("\u200b") and is_invisible("\U000e0041") and not is_invisible("a")
