@@ -21,6 +21,7 @@ from ._model import (
     Verdict,
 )
 from ._normalize import normalize
+from ._output import scan_output
 from ._plugins import available_checks
 from ._scan import scan
 from ._snapshot import Snapshot
@@ -43,4 +44,5 @@ __all__ = [
     "available_checks",
     "normalize",
     "scan",
+    "scan_output",
 ]

@@ -196,9 +196,12 @@ class Finding:
     check_ids: tuple[str, ...] = attrs.field(converter=_strs)
     signals: tuple[Signal, ...] = attrs.field(converter=_signals)
     fingerprint: str
+    #: Why an accepted baseline suppresses this finding; None when it counts.
+    suppressed: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "suppressed": self.suppressed,
             "tier": self.tier.value,
             "severity": self.severity.value,
             "confidence": self.confidence,

@@ -34,7 +34,7 @@ from ._plugins import LoadedCheck, discover, validate_check
 from ._snapshot import Snapshot
 from ._walk import ToolView, view_tool
 
-__all__ = ["run_checks", "scan", "select_checks"]
+__all__ = ["coerce_config", "coerce_snapshot", "run_checks", "scan", "select_checks"]
 
 _MAX_MESSAGE_CHARS = 500
 
@@ -43,7 +43,7 @@ class _NotASignal(TypeError):
     """A check yielded something other than a Signal of its own."""
 
 
-def _coerce_config(config: object) -> Config:
+def coerce_config(config: object) -> Config:
     if config is None:
         return Config()
     if not isinstance(config, Config):
@@ -51,7 +51,7 @@ def _coerce_config(config: object) -> Config:
     return config
 
 
-def _coerce_snapshot(snapshot: object) -> Snapshot:
+def coerce_snapshot(snapshot: object) -> Snapshot:
     if snapshot is None:
         return Snapshot()
     if isinstance(snapshot, Snapshot):
@@ -220,9 +220,9 @@ def scan(
     Total over JSON input: returns a Report or raises ``ScanError`` naming
     the malformed field.
     """
-    cfg = _coerce_config(config)
+    cfg = coerce_config(config)
     parsed = Tool.from_mcp(tool, server=server)
-    snap = _coerce_snapshot(snapshot)
+    snap = coerce_snapshot(snapshot)
     selected, problems = select_checks(checks, cfg, "definition")
     view = view_tool(parsed, cfg)
     return run_checks(view, snap, cfg, selected, problems, strict=strict)

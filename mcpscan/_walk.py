@@ -185,23 +185,14 @@ class _Walker:
         return path.split(".", 1)[0].split("[", 1)[0]
 
 
-def view_tool(tool: Tool, config: Config) -> ToolView:
-    """Walk a tool's scan surface once: name, title, description, both
-    schemas (every string value and every property name) and the string
-    values of annotations."""
+def view_fields(tool: Tool, fields: Sequence[tuple[str, object]], config: Config) -> ToolView:
+    """Walk named top-level values (strings, objects, arrays) in order.
+
+    Each string's ``field`` is the name it was walked under; ``None`` values
+    are skipped. ``tool`` is the tool the strings are attributed to.
+    """
     walker = _Walker(config)
-    for field, text in (
-        ("name", tool.name),
-        ("title", tool.title),
-        ("description", tool.description),
-    ):
-        if text is not None:
-            walker.add_string(field, field, field, text, is_key=False)
-    for field, value in (
-        ("inputSchema", tool.input_schema),
-        ("outputSchema", tool.output_schema),
-        ("annotations", tool.annotations),
-    ):
+    for field, value in fields:
         if value is not None:
             walker.walk_value(value, field, field)
     return ToolView(
@@ -209,4 +200,22 @@ def view_tool(tool: Tool, config: Config) -> ToolView:
         strings=tuple(walker.strings),
         capped=tuple(walker.capped),
         fingerprint="sha256:" + walker.digest.hexdigest(),
+    )
+
+
+def view_tool(tool: Tool, config: Config) -> ToolView:
+    """Walk a tool's scan surface once: name, title, description, both
+    schemas (every string value and every property name) and the string
+    values of annotations."""
+    return view_fields(
+        tool,
+        (
+            ("name", tool.name),
+            ("title", tool.title),
+            ("description", tool.description),
+            ("inputSchema", tool.input_schema),
+            ("outputSchema", tool.output_schema),
+            ("annotations", tool.annotations),
+        ),
+        config,
     )

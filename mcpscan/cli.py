@@ -20,6 +20,8 @@ from ._model import Report, ScanError, Verdict
 from ._plugins import discover
 from ._scan import scan
 from ._snapshot import Snapshot
+from .baseline import Baseline
+from .sarif import to_sarif
 
 __all__ = ["main"]
 
@@ -85,6 +87,9 @@ def _render_text(reports: Sequence[Report], out: TextIO) -> None:
             f"{ref.server}/{ref.name}: {report.verdict.value.upper()}"
             f" (severity {severity}, risk {report.risk_score:.2f})\n"
         )
+        for finding in report.findings:
+            if finding.suppressed is not None:
+                out.write(f"  [suppressed] {finding.tier.value} finding: {finding.suppressed}\n")
         for signal in report.signals:
             out.write(
                 f"  [{signal.tier.value}] {signal.rule_id} ({signal.check_id}, "
@@ -100,20 +105,41 @@ def _render_text(reports: Sequence[Report], out: TextIO) -> None:
                 f"  [capped] {who}{cap.limit} at {cap.location or '-'}: skipped {cap.skipped}\n"
             )
     counts = _summary(reports)
+    suppressed = _suppressed(reports)
+    tail = f", {suppressed} findings suppressed by the baseline" if suppressed else ""
     out.write(
         f"{len(reports)} tools: {counts['quarantine']} quarantine, "
-        f"{counts['review']} review, {counts['pass']} pass\n"
+        f"{counts['review']} review, {counts['pass']} pass{tail}\n"
     )
+
+
+def _suppressed(reports: Sequence[Report]) -> int:
+    return sum(f.suppressed is not None for r in reports for f in r.findings)
 
 
 def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
     reports = _scan_document(_read_json(args.path, sys.stdin), _default_server(args.path))
+    if args.write_baseline:
+        written = Baseline.from_reports(reports)
+        try:
+            Path(args.write_baseline).write_text(written.to_json(), encoding="utf-8")
+        except OSError as error:
+            raise _InputError(
+                f"{args.write_baseline}: cannot write: {error.strerror or error}"
+            ) from None
+        reports = [written.apply(r) for r in reports]
+    elif args.baseline:
+        baseline = Baseline.load(args.baseline)
+        reports = [baseline.apply(r) for r in reports]
     if args.format == "json":
         payload: dict[str, Any] = {
             "reports": [r.to_dict() for r in reports],
-            "summary": _summary(reports),
+            "summary": {**_summary(reports), "suppressed": _suppressed(reports)},
         }
         out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+    elif args.format == "sarif":
+        uri = None if args.path == "-" else Path(args.path).as_posix()
+        out.write(json.dumps(to_sarif(reports, artifact_uri=uri), sort_keys=True, indent=2) + "\n")
     else:
         _render_text(reports, out)
     threshold = _FAIL_ON[args.fail_on]
@@ -172,7 +198,13 @@ def _parser() -> argparse.ArgumentParser:
 
     scan_cmd = commands.add_parser("scan", help="scan tools from a JSON file or stdin")
     scan_cmd.add_argument("path", help="a JSON file, or - for stdin")
-    scan_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    scan_cmd.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    scan_cmd.add_argument(
+        "--baseline", metavar="FILE", help="suppress the findings this baseline accepts"
+    )
+    scan_cmd.add_argument(
+        "--write-baseline", metavar="FILE", help="accept every current finding into FILE"
+    )
     scan_cmd.add_argument("--fail-on", choices=tuple(_FAIL_ON), default="quarantine")
     scan_cmd.set_defaults(run=_cmd_scan)
 
