@@ -105,5 +105,5 @@ def bench(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs site with warnings as errors."""
-    session.install("-e", ".", "mkdocs>=1.6")
+    session.install("-e", ".", "mkdocs>=1.6", "pymdown-extensions>=10")
     session.run("mkdocs", "build", "--strict")

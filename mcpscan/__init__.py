@@ -24,13 +24,16 @@ from ._normalize import normalize
 from ._output import scan_output
 from ._plugins import available_checks
 from ._scan import scan
+from ._screen import CallDecision, Decision, screen_call
 from ._snapshot import Snapshot
 from ._version import __version__
 
 __all__ = [
+    "CallDecision",
     "Check",
     "Config",
     "Context",
+    "Decision",
     "Finding",
     "Report",
     "ScanError",
@@ -45,4 +48,5 @@ __all__ = [
     "normalize",
     "scan",
     "scan_output",
+    "screen_call",
 ]
