@@ -7,10 +7,11 @@
    attacker inserts them to split keywords (``ig\u200bnore``);
 2. NFKC, which folds full-width and mathematical letters (``ｉｇｎｏｒｅ``);
 3. case folding;
-4. one apostrophe, then common English contractions expanded (``don't`` ->
-   ``do not``), so "don't tell" and "do not tell" match one phrase;
-5. confusables folded to their Latin skeleton inside words that are Latin
-   look-alikes (``іgnоrе`` written with Cyrillic letters);
+4. one apostrophe for the typographic ones, then confusables folded to their
+   Latin skeleton inside words that are Latin look-alikes (``іgnоrе``
+   written with Cyrillic letters);
+5. common English contractions expanded (``don't`` -> ``do not``), so
+   "don't tell" and "do not tell" match one phrase;
 6. whitespace collapsed to single spaces;
 7. light stemming of English words (``instructions`` -> ``instruction``).
 
@@ -24,6 +25,7 @@ which this function deliberately destroys.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Mapping
 
@@ -67,7 +69,9 @@ def _build_fold_map() -> Mapping[str, str]:
 
 _FOLD = _build_fold_map()
 
-_APOSTROPHES = regex.compile(r"[\u2018\u2019\u02bc\u02bb\u0060\u00b4\u2032]")
+# Typographic apostrophes become "'"; the backtick is left alone, since
+# code spans (`like this`) tell wording checks that a phrase is quoted.
+_APOSTROPHES = regex.compile(r"[\u2018\u2019\u02bc\u02bb\u00b4\u2032]")
 _CONTRACTIONS = (
     (regex.compile(r"\bwon't\b"), "will not"),
     (regex.compile(r"\bcan't\b"), "cannot"),
@@ -107,31 +111,30 @@ def _fold_word(word: str) -> str:
     return "".join(_FOLD.get(char, char) for char in word)
 
 
-# Suffixes removed by the light stemmer, tried in order; each entry is
-# (suffix, replacement, minimum length of what remains).
-_SUFFIXES = (
-    ("sses", "ss", 2),
-    ("ies", "y", 3),
-    ("ing", "", 3),
-    ("edly", "", 3),
-    ("ed", "", 3),
-    ("ly", "", 4),
-    ("s", "", 3),
-    ("e", "", 3),
-)
-_KEEP_S = ("ss", "us", "is")
-
-
+# The light stemmer's rules, by the word's last letter (most words end in
+# none of these letters and cost one comparison). Each rule keeps at least
+# three letters of stem ("used" stays "used", "shared" becomes "shar").
 def _stem_once(word: str) -> str:
-    for suffix, replacement, keep in _SUFFIXES:
-        if not word.endswith(suffix):
-            continue
-        if suffix == "s" and word.endswith(_KEEP_S):
+    size = len(word)
+    last = word[-1]
+    if last == "s":
+        if word.endswith("sses"):
+            return word[:-2] if size >= 6 else word
+        if word.endswith("ies"):
+            return word[:-3] + "y" if size >= 6 else word
+        if word.endswith(("ss", "us", "is")):
             return word
-        stem = word[: -len(suffix)]
-        if len(stem) >= keep:
-            return stem + replacement
-        return word
+        return word[:-1] if size >= 4 else word
+    if last == "g":
+        return word[:-3] if word.endswith("ing") and size >= 6 else word
+    if last == "y":
+        if word.endswith("edly") and size >= 7:
+            return word[:-4]
+        return word[:-2] if word.endswith("ly") and size >= 6 else word
+    if last == "d":
+        return word[:-2] if word.endswith("ed") and size >= 5 else word
+    if last == "e":
+        return word[:-1] if size >= 4 else word
     return word
 
 
@@ -156,16 +159,22 @@ def _fold_words(text: str) -> str:
     return _NON_ASCII_WORD.sub(fold, text)
 
 
+@functools.lru_cache(maxsize=65536)
+def _stem_token(token: str) -> str:
+    """The stemmed form of one whitespace-free token.
+
+    Memoized: a pure function of its argument, so the cache can change how
+    fast ``normalize`` is, never what it returns. Real descriptions draw on a
+    vocabulary of a few thousand words, so nearly every token is a hit.
+    """
+    if token.isalpha() and token.isascii():
+        return _stem(token) if len(token) >= 4 else token
+    return str(_STEMMABLE.sub(lambda m: _stem(m.group()), token))
+
+
 def _stem_words(text: str) -> str:
-    cache: dict[str, str] = {}
-
-    def stem(match: regex.Match[str]) -> str:
-        word = match.group()
-        if word not in cache:
-            cache[word] = _stem(word)
-        return cache[word]
-
-    return _STEMMABLE.sub(stem, text)
+    """Stem every English word of whitespace-collapsed text."""
+    return " ".join([_stem_token(token) for token in text.split(" ")])
 
 
 def _expand_contractions(text: str) -> str:
@@ -177,17 +186,24 @@ def _expand_contractions(text: str) -> str:
 
 
 def _normalize_once(text: str) -> str:
-    text = _INVISIBLE.sub("", text)
-    text = unicodedata.normalize("NFKC", text)
-    text = text.casefold()
-    # Case folding can produce sequences NFKC recomposes, and NFKC can
-    # produce format characters; both steps are repeated once to settle.
-    text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text)
-    text = _APOSTROPHES.sub("'", text)
-    text = _expand_contractions(text)
-    text = _fold_words(text)
-    text = _WHITESPACE.sub(" ", text).strip()
+    if text.isascii():
+        # ASCII text has no invisible, compatibility, look-alike or curly
+        # characters: the Unicode steps are the identity on it.
+        text = _expand_contractions(text.lower())
+    else:
+        text = _INVISIBLE.sub("", text)
+        text = unicodedata.normalize("NFKC", text)
+        text = text.casefold()
+        # Case folding can produce sequences NFKC recomposes, and NFKC can
+        # produce format characters; both steps are repeated once to settle.
+        text = unicodedata.normalize("NFKC", text)
+        text = _INVISIBLE.sub("", text)
+        text = _APOSTROPHES.sub("'", text)
+        # Look-alikes are folded before contractions are expanded, so
+        # "don't" spelled with a Cyrillic "о" expands like the Latin one.
+        text = _fold_words(text)
+        text = _expand_contractions(text)
+    text = " ".join(text.split())
     return _stem_words(text)
 
 
@@ -198,10 +214,30 @@ def normalize(text: str) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"normalize() takes a str, got {type(text).__name__}")
+    if len(text) <= _SHORT:
+        return _normalize_short(text)
+    return _normalize(text)
+
+
+# Schemas repeat short strings endlessly ("string", "object", property
+# names); those are memoized. The memo is of a pure function: it changes how
+# fast normalize is, never what it returns.
+_SHORT = 48
+
+
+@functools.lru_cache(maxsize=32768)
+def _normalize_short(text: str) -> str:
+    return _normalize(text)
+
+
+def _normalize(text: str) -> str:
     once = _normalize_once(text)
-    # A second pass settles the rare input where one step enables another
-    # (a contraction revealed by folding, say); further passes change nothing
-    # for any input the property tests have found.
+    if once.isascii():
+        # Every step maps ASCII text into a fixpoint of all the steps.
+        return once
+    # For other text a second pass settles the rare input where one step
+    # enables another (a contraction revealed by folding, say); the property
+    # tests found no input that a third pass changes.
     return _normalize_once(once)
 
 

@@ -43,9 +43,12 @@ class _NotASignal(TypeError):
     """A check yielded something other than a Signal of its own."""
 
 
+_DEFAULT_CONFIG = Config()
+
+
 def coerce_config(config: object) -> Config:
     if config is None:
-        return Config()
+        return _DEFAULT_CONFIG
     if not isinstance(config, Config):
         raise ScanError("config", f"expected mcpscan.Config, got {type(config).__name__}")
     return config

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -21,7 +22,8 @@ from ._normalize import normalize
 
 __all__ = ["LocatedString", "ToolView", "view_tool"]
 
-_IDENTIFIER_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-$")
+# Keys written as `.key` in a JSON path; any other key is written `["key"]`.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_$-]+")
 
 
 @attrs.frozen
@@ -62,7 +64,7 @@ class ToolView:
 
 
 def _child_path(parent: str, key: str) -> str:
-    if key and all(char in _IDENTIFIER_SAFE for char in key):
+    if _IDENTIFIER.fullmatch(key):
         return f"{parent}.{key}" if parent else key
     escaped = key.replace("\\", "\\\\").replace('"', '\\"')
     return f'{parent}["{escaped}"]'
@@ -91,20 +93,24 @@ class _Walker:
         self.config = config
         self.strings: list[LocatedString] = []
         self.capped: list[CappedEntry] = []
-        self.digest = hashlib.sha256()
+        # What the content fingerprint hashes: every string with its path,
+        # every scalar with its path, hashed once at the end of the walk.
+        self.material: list[str] = []
         self.total_chars = 0
         self.nodes = 0
         self.seen: set[int] = set()
         self._string_cap_recorded = False
         self._total_cap_recorded = False
 
+    def fingerprint(self) -> str:
+        data = "\x01".join(self.material).encode("utf-8", "surrogatepass")
+        return "sha256:" + hashlib.sha256(data).hexdigest()
+
     def cap(self, limit: str, location: str, skipped: str) -> None:
         self.capped.append(CappedEntry(limit=limit, location=location, skipped=skipped))
 
     def add_string(self, location: str, field: str, key: str, text: str, *, is_key: bool) -> None:
-        self.digest.update(f"{location}\x00{int(is_key)}\x00".encode())
-        self.digest.update(text.encode("utf-8", "surrogatepass"))
-        self.digest.update(b"\x01")
+        self.material.append(f"{location}\x00{int(is_key)}\x00{text}")
         if len(self.strings) >= self.config.max_strings:
             if not self._string_cap_recorded:
                 self._string_cap_recorded = True
@@ -146,7 +152,7 @@ class _Walker:
                 self.add_string(path, field, key, value, is_key=False)
                 continue
             if not isinstance(value, (Mapping, list, tuple)):
-                self.digest.update(f"{path}\x00{_scalar_token(value)}\x01".encode())
+                self.material.append(f"{path}\x00{_scalar_token(value)}")
                 continue
             if depth >= self.config.max_depth:
                 self.cap("max_depth", path, "everything nested below this point")
@@ -199,7 +205,7 @@ def view_fields(tool: Tool, fields: Sequence[tuple[str, object]], config: Config
         tool=tool,
         strings=tuple(walker.strings),
         capped=tuple(walker.capped),
-        fingerprint="sha256:" + walker.digest.hexdigest(),
+        fingerprint=walker.fingerprint(),
     )
 
 

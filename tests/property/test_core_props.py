@@ -51,6 +51,7 @@ def test_evidence_and_locations_are_render_safe(tool: dict[str, object]) -> None
 
 @given(st.text())
 @example("ǅ\u0345")
+@example("0\u2018R\u0415")
 def test_normalizer_is_idempotent(text: str) -> None:
     once = mcpscan.normalize(text)
     assert mcpscan.normalize(once) == once
