@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from ._batch import scan_many
 from ._check import Check, Context
 from ._config import Config
 from ._model import (
@@ -47,6 +48,7 @@ __all__ = [
     "available_checks",
     "normalize",
     "scan",
+    "scan_many",
     "scan_output",
     "screen_call",
 ]

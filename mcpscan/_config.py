@@ -7,11 +7,14 @@ limit is always recorded in ``Report.coverage.capped``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ._model import ScanError
+
+if TYPE_CHECKING:
+    from .checks.custom_patterns import CustomRule
 
 __all__ = ["Config"]
 
@@ -66,7 +69,7 @@ def _collisions(
     return frozenset(out)
 
 
-def _custom_patterns(value: Iterable[Mapping[str, Any]] | None) -> tuple[Mapping[str, Any], ...]:
+def _custom_patterns(value: Iterable[Any] | None) -> tuple[CustomRule, ...]:
     if not value:
         return ()
     # Imported here: the pattern compiler lives with the check that uses it.
@@ -115,9 +118,7 @@ class Config:
         factory=frozenset, converter=_collisions
     )
     #: User rules for the ``custom-patterns`` check (see its docs page).
-    custom_patterns: tuple[Mapping[str, Any], ...] = attrs.field(
-        default=(), converter=_custom_patterns
-    )
+    custom_patterns: tuple[CustomRule, ...] = attrs.field(default=(), converter=_custom_patterns)
 
     def __attrs_post_init__(self) -> None:
         timeout = self.regex_timeout

@@ -375,6 +375,8 @@ class Tool:
             return obj if server is None else attrs.evolve(obj, server=server)
         if server is not None and not isinstance(server, str):
             raise ScanError("server", f"expected a string, got {type(server).__name__}")
+        # SDK models to their MCP mapping: mcp 2.x names the attributes in snake_case.
+        obj = _plain(obj)
         if isinstance(obj, Mapping):
             get = obj.get
         elif hasattr(obj, "name") and hasattr(obj, "inputSchema"):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ._cli_mcp import register as register_mcp_commands
 from ._eval import Thresholds, evaluate, load_corpus
 from ._input import read_document
 from ._model import Report, ScanError, Verdict
@@ -238,6 +239,7 @@ def _parser() -> argparse.ArgumentParser:
 
     checks_cmd = commands.add_parser("checks", help="list the discovered checks")
     checks_cmd.set_defaults(run=_cmd_checks)
+    register_mcp_commands(commands)
     return parser
 
 

@@ -16,15 +16,15 @@ cap, never raised. The check is silent when the config has no rules.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from types import MappingProxyType
 from typing import Any
 
+import attrs
 import regex
 
 from .._check import Context
 from .._model import ScanError, Signal, Tier, Tool
 
-__all__ = ["CHECK", "CustomPatternsCheck", "validate_patterns"]
+__all__ = ["CHECK", "CustomPatternsCheck", "CustomRule", "validate_patterns"]
 
 _FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 _CONFIDENCE = {"low": 0.4, "medium": 0.6, "high": 0.8, "critical": 0.95}
@@ -51,7 +51,22 @@ def _text(entry: Mapping[str, Any], key: str, where: str, default: str | None = 
     return value
 
 
-def _validate_one(entry: object, index: int) -> Mapping[str, Any]:
+@attrs.frozen
+class CustomRule:
+    """One validated, compiled user rule (picklable, for scan_many)."""
+
+    name: str
+    pattern: regex.Pattern[str]
+    tier: Tier
+    confidence: float
+    escalate: bool
+    threat: str
+    description: str
+    surfaces: frozenset[str]
+    normalized: bool
+
+
+def _validate_one(entry: object, index: int) -> CustomRule:
     where = f"config.custom_patterns[{index}]"
     if not isinstance(entry, Mapping):
         raise ScanError(where, "expected a mapping with at least 'name' and 'regex'")
@@ -75,25 +90,30 @@ def _validate_one(entry: object, index: int) -> Mapping[str, Any]:
         compiled = regex.compile(_text(entry, "regex", where), flags | regex.VERSION1)
     except regex.error as error:
         raise ScanError(f"{where}.regex", f"does not compile: {error}") from None
-    return MappingProxyType(
-        {
-            "name": name,
-            "pattern": compiled,
-            "tier": Tier(tier_name),
-            "confidence": _CONFIDENCE[severity],
-            "escalate": severity == "critical",
-            "threat": _text(entry, "threat", where, "custom"),
-            "description": _text(entry, "description", where, name),
-            "surfaces": frozenset(surfaces),
-            "normalized": bool(entry.get("normalized", False)),
-        }
+    return CustomRule(
+        name=name,
+        pattern=compiled,
+        tier=Tier(tier_name),
+        confidence=_CONFIDENCE[severity],
+        escalate=severity == "critical",
+        threat=_text(entry, "threat", where, "custom"),
+        description=_text(entry, "description", where, name),
+        surfaces=frozenset(surfaces),
+        normalized=bool(entry.get("normalized", False)),
     )
 
 
-def validate_patterns(entries: tuple[object, ...]) -> tuple[Mapping[str, Any], ...]:
-    """Validate and compile the user's rules; ``ScanError`` names a bad entry."""
-    rules = tuple(_validate_one(entry, index) for index, entry in enumerate(entries))
-    names = [rule["name"] for rule in rules]
+def validate_patterns(entries: tuple[object, ...]) -> tuple[CustomRule, ...]:
+    """Validate and compile the user's rules; ``ScanError`` names a bad entry.
+
+    Already validated rules (a ``Config`` rebuilt with ``attrs.evolve``)
+    pass through unchanged.
+    """
+    rules = tuple(
+        entry if isinstance(entry, CustomRule) else _validate_one(entry, index)
+        for index, entry in enumerate(entries)
+    )
+    names = [rule.name for rule in rules]
     for index, name in enumerate(names):
         if names.index(name) != index:
             raise ScanError(
@@ -113,27 +133,27 @@ class CustomPatternsCheck:
         for rule in context.config.custom_patterns:
             yield from self._run_rule(rule, context)
 
-    def _run_rule(self, rule: Mapping[str, Any], context: Context) -> Iterator[Signal]:
+    def _run_rule(self, rule: CustomRule, context: Context) -> Iterator[Signal]:
         for located in context.strings:
-            if located.field not in rule["surfaces"] and context.surface == "definition":
+            if located.field not in rule.surfaces and context.surface == "definition":
                 continue
-            text = located.normalized if rule["normalized"] else located.raw
+            text = located.normalized if rule.normalized else located.raw
             try:
-                match = rule["pattern"].search(text, timeout=context.config.regex_timeout)
+                match = rule.pattern.search(text, timeout=context.config.regex_timeout)
             except TimeoutError:
-                context.record_cap("regex_timeout", located.location, f"custom rule {rule['name']}")
+                context.record_cap("regex_timeout", located.location, f"custom rule {rule.name}")
                 continue
             if match is None:
                 continue
             yield Signal(
                 check_id=self.id,
-                rule_id=f"custom.{rule['name']}",
-                tier=rule["tier"],
-                threat=rule["threat"],
-                confidence=rule["confidence"],
-                evidence=f"{rule['description']}: {match.group()}",
+                rule_id=f"custom.{rule.name}",
+                tier=rule.tier,
+                threat=rule.threat,
+                confidence=rule.confidence,
+                evidence=f"{rule.description}: {match.group()}",
                 location=located.location,
-                escalate=rule["escalate"],
+                escalate=rule.escalate,
             )
 
 
