@@ -96,8 +96,8 @@ def eval(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks (figures go to docs/performance.md)."""
-    session.install("-e", ".")
+    """Benchmarks against the peer scanner (figures go to docs/performance.md)."""
+    session.install("-e", ".", "cisco-ai-mcp-scanner")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs)
 

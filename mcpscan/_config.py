@@ -103,6 +103,8 @@ class Config:
     max_evidence_chars: int = attrs.field(default=200, validator=_positive_int)
     #: Seconds a single regular-expression match may take before it is abandoned.
     regex_timeout: float = attrs.field(default=0.25)
+    #: A check slower than this on one tool is reported with its time.
+    slow_check_seconds: float = attrs.field(default=0.5)
     #: A soft signal below this confidence (an attack phrase that is only
     #: mentioned, say) is reported but does not by itself make a tool reviewable.
     review_min_confidence: float = attrs.field(default=0.35, validator=_unit_float)
@@ -121,9 +123,10 @@ class Config:
     custom_patterns: tuple[CustomRule, ...] = attrs.field(default=(), converter=_custom_patterns)
 
     def __attrs_post_init__(self) -> None:
-        timeout = self.regex_timeout
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise ScanError("config.regex_timeout", f"expected a positive number, got {timeout!r}")
+        for name in ("regex_timeout", "slow_check_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ScanError(f"config.{name}", f"expected a positive number, got {value!r}")
 
     def is_enabled(self, check_id: str) -> bool:
         if check_id in (self.disabled or frozenset()):

@@ -226,23 +226,30 @@ class ToolRef:
 
 @attrs.frozen
 class CheckRun:
-    """A check that ran: its id, version, where it came from, how long it took."""
+    """A check that ran: its id, version, where it came from, how long it took.
+
+    ``seconds`` is wall time. It is left out of ``to_dict()`` (reports are
+    byte-for-byte deterministic) unless the run was ``slow``: longer than
+    ``Config.slow_check_seconds``, which an operator needs to see.
+    """
 
     check_id: str
     version: str
     source: str
     signals: int
-    # Wall time is not deterministic, so it is kept out of to_dict(); the
-    # slow-plugin diagnostics read it from the object.
     seconds: float = attrs.field(default=0.0, eq=False)
+    slow: bool = attrs.field(default=False, eq=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "check_id": self.check_id,
             "version": self.version,
             "source": self.source,
             "signals": self.signals,
         }
+        if self.slow:
+            out["slow_seconds"] = round(self.seconds, 3)
+        return out
 
 
 @attrs.frozen

@@ -152,6 +152,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
         source=loaded.source,
         signals=len(signals),
         seconds=elapsed,
+        slow=elapsed >= config.slow_check_seconds,
     )
     return _Outcome(
         run=run,

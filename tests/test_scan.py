@@ -314,3 +314,24 @@ def test_config_helpers() -> None:
     assert config.collision_acknowledged("a", "b", "search")
     assert not config.collision_acknowledged("a", "c", "search")
     assert config.is_enabled("x") and not config.is_enabled("y")
+
+
+class Slow:
+    id = "slow"
+    version = "1"
+
+    def run(self, tool: object, context: object) -> Iterator[Signal]:
+        import time
+
+        time.sleep(0.05)
+        return iter(())
+
+
+def test_slow_check_is_recorded_with_its_time() -> None:
+    report = mcpscan.scan(TOOL, checks=[Slow()], config=Config(slow_check_seconds=0.01))
+    (run,) = report.coverage.checks
+    assert run.slow
+    assert run.seconds >= 0.05
+    assert report.to_dict()["coverage"]["checks"][0]["slow_seconds"] >= 0.05
+    fast = mcpscan.scan(TOOL, checks=[Slow()])
+    assert "slow_seconds" not in fast.to_dict()["coverage"]["checks"][0]
