@@ -28,6 +28,7 @@ from ._scan import scan
 from ._screen import CallDecision, Decision, screen_call
 from ._snapshot import Snapshot
 from ._version import __version__
+from .policy import Policy
 
 __all__ = [
     "CallDecision",
@@ -36,6 +37,7 @@ __all__ = [
     "Context",
     "Decision",
     "Finding",
+    "Policy",
     "Report",
     "ScanError",
     "Severity",

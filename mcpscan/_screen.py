@@ -553,8 +553,7 @@ def _policy_denies(policy: object, tool: Tool) -> str | None:
     verdict = evaluate(tool, server=tool.server)
     if getattr(verdict, "allowed", True):
         return None
-    rule = getattr(verdict, "rule", None)
-    return f"denied by policy rule {rule!r}" if rule is not None else "denied by policy"
+    return str(getattr(verdict, "reason", "") or "denied by policy")
 
 
 def screen_call(

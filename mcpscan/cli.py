@@ -20,8 +20,12 @@ from ._input import read_document
 from ._model import Report, ScanError, Verdict
 from ._plugins import discover
 from ._scan import scan
+from ._screen import Decision, screen_call
 from ._snapshot import Snapshot
 from .baseline import Baseline
+from .jsonrpc import parse as parse_jsonrpc
+from .pins import PinStatus, PinStore
+from .policy import Policy
 from .sarif import to_sarif
 
 __all__ = ["main"]
@@ -178,6 +182,90 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     return _EXIT_FINDINGS if result.failures() else _EXIT_OK
 
 
+def _introduced(store: PinStore, server: str, tools: Sequence[Any], name: str) -> list[Any]:
+    """The signals a changed tool has that its trusted pinned version had not."""
+    current = next(t for t in tools if isinstance(t, dict) and t.get("name") == name)
+    return [signal.to_dict() for signal in store.rescan(current, server=server).introduced]
+
+
+def _render_pin_row(row: dict[str, Any], out: TextIO) -> None:
+    extra = f" (was {row['previous_name']})" if row["previous_name"] else ""
+    out.write(f"{row['server']}/{row['tool']}: {row['status'].upper()}{extra}\n")
+    for change in row["changes"]:
+        before, after = change.get("before"), change.get("after")
+        out.write(f"  changed {change['path']}: {before!r} -> {after!r}\n")
+    for signal in row["introduced"]:
+        where = f"{signal['rule_id']} at {signal['location']}"
+        out.write(f"  introduced [{signal['tier']}] {where}: {signal['evidence']}\n")
+
+
+def _cmd_pin(args: argparse.Namespace, out: TextIO) -> int:
+    document = read_document(_read_json(args.path, sys.stdin), _default_server(args.path))
+    store = PinStore.load(args.store, mode=args.mode)
+    rows: list[dict[str, Any]] = []
+    alarming = 0
+    for server, tools in document.servers.items():
+        for event in store.reconcile(server, tools):
+            row: dict[str, Any] = {
+                "server": event.server,
+                "tool": event.name,
+                "status": event.status.value,
+                "trusted": event.check.trusted if event.check else False,
+                "previous_name": event.previous_name,
+                "changes": [c.to_dict() for c in event.check.changes] if event.check else [],
+                "introduced": [],
+            }
+            if event.status is PinStatus.CHANGED:
+                row["introduced"] = _introduced(store, server, tools, event.name)
+            if event.status in (PinStatus.CHANGED, PinStatus.RENAMED) or not row["trusted"]:
+                alarming += event.status is not PinStatus.REMOVED
+            rows.append(row)
+    store.save()
+    if args.format == "json":
+        out.write(json.dumps({"events": rows}, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+    else:
+        for row in rows:
+            _render_pin_row(row, out)
+        out.write(f"{len(rows)} tools; pins saved to {args.store}\n")
+    return _EXIT_FINDINGS if alarming else _EXIT_OK
+
+
+def _load_policy(path: str | None) -> Policy | None:
+    if path is None:
+        return None
+    return Policy.from_mapping(_read_json(path, sys.stdin))
+
+
+def _read_call(value: object) -> tuple[str, Any]:
+    if isinstance(value, dict) and "jsonrpc" in value:
+        calls = [m.call for m in parse_jsonrpc(value) if m.call is not None]
+        if not calls:
+            raise ScanError("message", "expected a tools/call request")
+        return calls[0].name, calls[0].arguments
+    if isinstance(value, dict) and isinstance(value.get("name"), str):
+        return value["name"], value.get("arguments")
+    raise ScanError("call", 'expected a tools/call request or {"name": ..., "arguments": {...}}')
+
+
+def _cmd_screen_call(args: argparse.Namespace, out: TextIO) -> int:
+    name, arguments = _read_call(_read_json(args.path, sys.stdin))
+    tool = _read_json(args.tool, sys.stdin) if args.tool else None
+    decision = screen_call(
+        name, arguments, tool=tool, server=args.server, policy=_load_policy(args.policy)
+    )
+    if args.format == "json":
+        out.write(
+            json.dumps(decision.to_dict(), sort_keys=True, indent=2, ensure_ascii=True) + "\n"
+        )
+    else:
+        out.write(f"{decision.decision.value.upper()}: {decision.reason}\n")
+        for signal in decision.signals:
+            where = f"{signal.rule_id} at {signal.location}"
+            out.write(f"  [{signal.tier.value}] {where}: {signal.evidence}\n")
+    blocked = decision.decision in (Decision.REQUIRE_APPROVAL, Decision.BLOCK)
+    return _EXIT_FINDINGS if blocked else _EXIT_OK
+
+
 def _cmd_checks(_args: argparse.Namespace, out: TextIO) -> int:
     discovery = discover()
     for check_id, loaded in discovery.checks.items():
@@ -236,6 +324,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
     eval_cmd.set_defaults(run=_cmd_eval)
+
+    pin_cmd = commands.add_parser("pin", help="pin tool definitions and report changes (rug pulls)")
+    pin_cmd.add_argument("path", help="a JSON file of tools (any scan shape), or - for stdin")
+    pin_cmd.add_argument(
+        "--store", required=True, metavar="FILE", help="the pin file (created if missing)"
+    )
+    pin_cmd.add_argument(
+        "--mode", choices=("pin_on_first_use", "require_approval"), default="pin_on_first_use"
+    )
+    pin_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    pin_cmd.set_defaults(run=_cmd_pin)
+
+    call_cmd = commands.add_parser("screen-call", help="decide on a proposed tools/call request")
+    call_cmd.add_argument("path", help="a tools/call request (JSON-RPC or {name, arguments}), or -")
+    call_cmd.add_argument(
+        "--tool", metavar="FILE", help="the called tool's definition (checks the schema)"
+    )
+    call_cmd.add_argument("--policy", metavar="FILE", help="a policy as JSON (see docs/policy.md)")
+    call_cmd.add_argument("--server", help="the server the tool belongs to")
+    call_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    call_cmd.set_defaults(run=_cmd_screen_call)
 
     checks_cmd = commands.add_parser("checks", help="list the discovered checks")
     checks_cmd.set_defaults(run=_cmd_checks)
