@@ -7,7 +7,7 @@ from pathlib import Path
 import nox
 import tomllib
 
-nox.options.sessions = ["tests", "property", "lint", "types", "eval"]
+nox.options.sessions = ["tests", "property", "integration", "lint", "types", "eval"]
 nox.options.reuse_existing_virtualenvs = True
 
 ROOT = Path(__file__).parent
@@ -62,6 +62,13 @@ def property(session: nox.Session) -> None:
     session.run(
         "pytest", "tests/property", "-m", "property", "--hypothesis-profile=ci", *session.posargs
     )
+
+
+@nox.session
+def integration(session: nox.Session) -> None:
+    """End to end: real MCP servers from PyPI and our poisoned server over stdio."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "tests/integration", "-m", "integration", *session.posargs)
 
 
 @nox.session

@@ -1,0 +1,3 @@
+"""An example third-party check package for mcpscan."""
+
+__version__ = "0.1.0"
