@@ -23,6 +23,7 @@ import functools
 import json
 import shlex
 import sys
+import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import attrs
 
 from ._evidence import escape_unsafe, safe_evidence
-from ._model import Report, Verdict
+from ._model import Report
 from ._scan import scan
 from ._snapshot import Snapshot
 from .mcp import DEFAULT_TIMEOUT, ConnectError, _as_tools, _list_server_tools
@@ -53,7 +54,7 @@ _RUN_WARNING = (
 )
 
 
-def _cli() -> Any:
+def _cli() -> types.ModuleType:
     # Imported late: mcpscan.cli registers these commands, so it imports this module.
     from . import cli  # noqa: PLC0415
 
@@ -148,26 +149,16 @@ def _emit(
     servers: list[dict[str, Any]],
 ) -> int:
     """Write the reports in ``--format`` and return the ``--fail-on`` exit code."""
-    cli = _cli()
     reports = _apply_baseline(reports, args.baseline)
-    if args.format == "json":
-        payload = {
-            "reports": [r.to_dict() for r in reports],
-            "servers": servers,
-            "summary": {**cli._summary(reports), "suppressed": cli._suppressed(reports)},
-        }
-        out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
-    elif args.format == "sarif":
-        from .sarif import to_sarif  # noqa: PLC0415
-
-        sarif = to_sarif(reports, artifact_uri=artifact_uri)
-        out.write(json.dumps(sarif, sort_keys=True, indent=2) + "\n")
-    else:
-        cli._render_text(reports, out)
-    threshold: Verdict | None = cli._FAIL_ON[args.fail_on]
-    if threshold is not None and any(r.verdict.rank >= threshold.rank for r in reports):
-        return _EXIT_FINDINGS
-    return _EXIT_OK
+    code: int = _cli().emit_reports(
+        reports,
+        args.format,
+        args.fail_on,
+        out,
+        artifact_uri=artifact_uri,
+        extra={"servers": servers},
+    )
+    return code
 
 
 def _stdio_params(

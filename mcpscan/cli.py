@@ -136,18 +136,34 @@ def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
     elif args.baseline:
         baseline = Baseline.load(args.baseline)
         reports = [baseline.apply(r) for r in reports]
-    if args.format == "json":
+    uri = None if args.path == "-" else Path(args.path).as_posix()
+    return emit_reports(reports, args.format, args.fail_on, out, artifact_uri=uri)
+
+
+def emit_reports(
+    reports: Sequence[Report],
+    fmt: str,
+    fail_on: str,
+    out: TextIO,
+    *,
+    artifact_uri: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> int:
+    """Write reports as text, JSON (plus ``extra`` keys) or SARIF; return the
+    exit code for the ``--fail-on`` threshold. Shared by every scanning command."""
+    if fmt == "json":
         payload: dict[str, Any] = {
+            **(extra or {}),
             "reports": [r.to_dict() for r in reports],
             "summary": {**_summary(reports), "suppressed": _suppressed(reports)},
         }
         out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
-    elif args.format == "sarif":
-        uri = None if args.path == "-" else Path(args.path).as_posix()
-        out.write(json.dumps(to_sarif(reports, artifact_uri=uri), sort_keys=True, indent=2) + "\n")
+    elif fmt == "sarif":
+        sarif = to_sarif(reports, artifact_uri=artifact_uri)
+        out.write(json.dumps(sarif, sort_keys=True, indent=2) + "\n")
     else:
         _render_text(reports, out)
-    threshold = _FAIL_ON[args.fail_on]
+    threshold = _FAIL_ON[fail_on]
     if threshold is not None and any(r.verdict.rank >= threshold.rank for r in reports):
         return _EXIT_FINDINGS
     return _EXIT_OK
