@@ -1,0 +1,878 @@
+"""shadowing: a tool that impersonates, or steers the model away from, another server's tool.
+
+An MCP client shows the model every connected server's tools side by side.
+A malicious server can take over a trusted server's work without touching
+it: by exposing a tool of the same name (the model may call the wrong one),
+a look-alike name (``sеnd_email`` with a Cyrillic ``е``), a near name
+(``send_emial``), a look-alike server id (``githbu``), or by writing in its
+own description how the model must use the *other* server's tool ("when you
+call send_email, also bcc ...").
+
+Rules (tier, rule id):
+
+* HARD ``shadowing.cross_server``: another server exposes the same name;
+* HARD ``shadowing.confusable_name``: the name is a look-alike spelling
+  (confusable skeleton equal, raw names different) of another server's name;
+* HARD ``shadowing.cross_reference``: text of the tool names a distinctive
+  tool of another server;
+* SOFT ``shadowing.typosquat``: the name is one edit (or only a separator or
+  case change) away from another server's name;
+* SOFT ``shadowing.server_typosquat``: the tool's server id looks like
+  another server's id;
+* SOFT ``shadowing.acknowledged_collision``: any of the name rules above for
+  a (server pair, name) that ``Config.acknowledged_collisions`` lists;
+* SOFT ``shadowing.name_mention``: another server's tool name used as a
+  bare value or a flag (an enum value, a property name), reported below the
+  review threshold.
+
+Every lookup structure is built once per ``Snapshot`` (``build_index``) and
+reused by every scan with that snapshot; a scan costs a few dictionary
+lookups plus one Aho-Corasick pass over the tool's text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import ahocorasick
+import attrs
+import regex
+from rapidfuzz.distance import OSA, JaroWinkler
+
+from .._check import Context
+from .._model import Signal, Tier, Tool
+from .._normalize import confusable_skeleton
+from .._snapshot import Snapshot
+from .._walk import LocatedString
+from ._tool_words import COMMON_WORDS, GENERIC_PARTS, INSTRUCTION_WORDS
+
+__all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
+
+CHECK_ID = "shadowing"
+INDEX_KEY = "shadowing.v1"
+
+THREAT = "tool-shadowing"
+
+CROSS_SERVER_CONFIDENCE = 0.8
+CONFUSABLE_CONFIDENCE = 0.95
+CROSS_REFERENCE_CONFIDENCE = 0.85
+TYPOSQUAT_CONFIDENCE = 0.55
+TYPOSQUAT_AMBIGUOUS_CONFIDENCE = 0.4
+SERVER_TYPOSQUAT_CONFIDENCE = 0.5
+ACKNOWLEDGED_CONFIDENCE = 0.4
+MENTION_CONFIDENCE = 0.3
+
+#: A name whose loose form is shorter than this never counts as a near name:
+#: short names (``ls``, ``cd``, ``get``) are one edit away from many others.
+MIN_TYPO_CHARS = 5
+#: A server id whose loose form is shorter than this is never a look-alike
+#: (``jira`` and ``jina`` are both real servers).
+MIN_SERVER_CHARS = 5
+#: Edits allowed between two server ids, on top of the similarity threshold:
+#: it keeps ``sqlite`` and ``sqlite-mcp-server`` apart (a prefix is shared,
+#: but the ids are not look-alikes).
+MAX_SERVER_EDITS = 2
+DEFAULT_SERVER_SIMILARITY = 0.85
+#: A distinctive name is at least this long once separators are dropped.
+MIN_DISTINCTIVE_CHARS = 6
+#: Occurrences of other servers' names examined in one string; the rest are
+#: skipped and the cut recorded (a description repeating a name 100,000
+#: times must not cost 100,000 context checks).
+MAX_MENTIONS_PER_STRING = 32
+#: Other servers named in one signal's evidence.
+MAX_SERVERS_SHOWN = 3
+
+# camelCase and PascalCase boundaries: "createPullRequest", "HTMLParser".
+_CAMEL_BOUNDARY = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = regex.compile(r"[\W_]+")
+_DIGITS = regex.compile(r"[0-9]+")
+_PROSE_WORD = regex.compile(r"\w+")
+# Characters around list items in a value that is only identifiers
+# ("send_email", "a, b | c", "['x', 'y']").
+_LIST_SEPARATORS = regex.compile(r"[,;|]")
+_WRAPPING = "\"'`[](){} \t\r\n"
+#: How far back from a name the token containing it is looked for.
+_TOKEN_WINDOW = 200
+# Invocation phrasing right before or after a name: used only when the name
+# is also one of the tool's own property names, where "if send_email is
+# true" is about the parameter but "call send_email" is about a tool.
+_INVOKE_BEFORE = regex.compile(
+    r"(?:\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|running|"
+    r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
+)
+_INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
+_INVOKE_WINDOW = 40
+_EVIDENCE_WINDOW = 60
+
+
+# ---------------------------------------------------------------------------
+# Name forms
+
+
+def name_parts(name: str) -> tuple[str, ...]:
+    """The lower-case words of a tool name: ``createPullRequest`` -> create, pull, request."""
+    spaced = _CAMEL_BOUNDARY.sub("_", name)
+    return tuple(part for part in _SEPARATORS.split(_fold_text(spaced)) if part)
+
+
+def loose_key(name: str) -> str:
+    """A name with case, look-alikes and separators folded: ``Send-Email`` -> ``sendemail``."""
+    return "".join(name_parts(name))
+
+
+@attrs.frozen
+class NameForms:
+    """The forms of one tool name the rules compare, computed once per name.
+
+    ``skeleton``: confusable skeleton (``sеnd_email`` -> ``send_email``);
+    ``parts``: its words; ``loose``: the words joined (``sendemail``);
+    ``disguised``: the name contains look-alike or invisible characters.
+    """
+
+    name: str
+    skeleton: str
+    parts: tuple[str, ...]
+    loose: str
+    disguised: bool
+
+    @classmethod
+    def of(cls, name: str) -> NameForms:
+        skeleton = _fold_text(name)
+        parts = name_parts(name)
+        return cls(
+            name=name,
+            skeleton=skeleton,
+            parts=parts,
+            loose="".join(parts),
+            # Plain case does not count: case is a spelling variant, which
+            # the typosquat rule handles.
+            disguised=skeleton != unicodedata.normalize("NFC", name).casefold(),
+        )
+
+
+def _fold_text(text: str) -> str:
+    """The form text is matched in: its confusable skeleton (ASCII: lower case)."""
+    if text.isascii():
+        return text.lower()
+    return confusable_skeleton(text)
+
+
+def _lookalike_characters(name: str) -> str:
+    """The characters that make a name a look-alike, by Unicode name (at most three)."""
+    shown = [
+        f"U+{ord(char):04X} {unicodedata.name(char, 'UNNAMED')}"
+        for char in dict.fromkeys(name)
+        if not char.isascii()
+    ]
+    extra = f" and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return ", ".join(shown[:3]) + extra
+
+
+def is_distinctive(name: str) -> bool:
+    """Can this name appear in another tool's text only as a reference to it?
+
+    Single words (``search``, ``fetch``) and names made only of generic
+    parts (``get_info``, ``list_all``) occur in ordinary prose and
+    documentation; a multi-part name such as ``send_email`` or
+    ``create_pull_request`` does not, so seeing it written is a reference.
+    Names containing spaces are excluded: ``Send Email`` is also prose.
+    """
+    return _distinctive(NameForms.of(name))
+
+
+def _distinctive(forms: NameForms) -> bool:
+    if any(char.isspace() for char in forms.name):
+        return False
+    if len(forms.parts) < 2 or len(forms.loose) < MIN_DISTINCTIVE_CHARS:
+        return False
+    return not all(part in GENERIC_PARTS for part in forms.parts)
+
+
+def _one_char_deletions(key: str) -> Iterator[str]:
+    for position in range(len(key)):
+        yield key[:position] + key[position + 1 :]
+
+
+# ---------------------------------------------------------------------------
+# The per-snapshot index
+
+
+@attrs.define(slots=True, eq=False)
+class ShadowIndex:
+    """Lookup tables over every tool name of one snapshot, built once.
+
+    ``forms``: each distinct name -> its ``NameForms``;
+    ``servers_of``: each distinct name -> the servers exposing it;
+    ``by_skeleton`` / ``by_loose``: skeleton / loose key -> distinct names;
+    ``near``: each loose key and each of its one-character deletions ->
+    loose keys (a symmetric-deletion table: two keys within one edit,
+    transpositions included, share an entry, so a lookup touches only the
+    handful of keys near it, never all 10,000);
+    ``own_names``: server -> skeletons of its tool names;
+    ``automaton``: Aho-Corasick over the skeletons of distinctive names;
+    ``vocabulary``: common tool-name words, words of the snapshot's prose,
+    and name parts two servers use; ``servers_by_length``: loose server ids
+    bucketed by length. ``_server_memo`` caches the look-alike servers of a
+    server id (a pure function of the snapshot, filled on first use).
+    """
+
+    forms: Mapping[str, NameForms]
+    servers_of: Mapping[str, tuple[str, ...]]
+    by_skeleton: Mapping[str, tuple[str, ...]]
+    by_loose: Mapping[str, tuple[str, ...]]
+    near: Mapping[str, Sequence[str]]
+    own_names: Mapping[str, frozenset[str]]
+    automaton: Any
+    vocabulary: frozenset[str]
+    servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
+    _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
+
+    def near_keys(self, key: str) -> set[str]:
+        """Loose keys within one edit of ``key`` (candidates, still to verify)."""
+        found: set[str] = set(self.near.get(key, ()))
+        for variant in _one_char_deletions(key):
+            found.update(self.near.get(variant, ()))
+        return found
+
+    def other_servers(self, name: str, server: str | None) -> tuple[str, ...]:
+        return tuple(s for s in self.servers_of.get(name, ()) if s != server)
+
+    def lookalike_servers(self, server: str, threshold: float) -> tuple[tuple[str, float], ...]:
+        """Other server ids that look like ``server``, with their similarity."""
+        memo_key = (server, threshold)
+        cached = self._server_memo.get(memo_key)
+        if cached is None:
+            cached = _lookalike_servers(self, server, threshold)
+            self._server_memo[memo_key] = cached
+        return cached
+
+
+def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for key, value in pairs:
+        table.setdefault(key, []).append(value)
+    return {key: tuple(values) for key, values in table.items()}
+
+
+def _prose_words(text: str) -> Iterator[str]:
+    """Whole alphabetic words of prose.
+
+    Identifiers (``send_emial``) are skipped as a whole, so a server cannot
+    make its misspelt name a "word" by writing the name in its description.
+    """
+    for word in _PROSE_WORD.findall(_fold_text(text)):
+        if word.isalpha():
+            yield word
+
+
+def _vocabulary(snapshot: Snapshot, forms: Mapping[str, NameForms]) -> frozenset[str]:
+    words: set[str] = set(COMMON_WORDS)
+    seen_texts: set[str] = set()
+    for tool in snapshot.tools():
+        for text in (tool.description, tool.title):
+            if text and text not in seen_texts:
+                seen_texts.add(text)
+                words.update(_prose_words(text))
+    # A name part that two servers use independently is a real word.
+    part_servers: dict[str, set[str]] = {}
+    for name, tools in snapshot.by_name.items():
+        for part in forms[name].parts:
+            part_servers.setdefault(part, set()).update(t.server or "" for t in tools)
+    words.update(part for part, servers in part_servers.items() if len(servers) > 1)
+    return frozenset(words)
+
+
+def build_index(snapshot: Snapshot) -> ShadowIndex:
+    """Build every lookup table of the check for ``snapshot`` (once per snapshot)."""
+    forms = {name: NameForms.of(name) for name in snapshot.by_name}
+    servers_of = {
+        name: tuple(sorted({t.server or "" for t in tools}))
+        for name, tools in snapshot.by_name.items()
+    }
+    by_skeleton = _group((f.skeleton, name) for name, f in forms.items())
+    by_loose = _group((f.loose, name) for name, f in forms.items())
+    return ShadowIndex(
+        forms=forms,
+        servers_of=servers_of,
+        by_skeleton=by_skeleton,
+        by_loose=by_loose,
+        near=_near_table(by_loose),
+        own_names={
+            server: frozenset(forms[t.name].skeleton for t in tools)
+            for server, tools in snapshot.servers.items()
+        },
+        automaton=_name_automaton(by_skeleton, forms),
+        vocabulary=_vocabulary(snapshot, forms),
+        servers_by_length=_servers_by_length(snapshot.servers),
+    )
+
+
+def _near_table(keys: Iterable[str]) -> dict[str, list[str]]:
+    near: dict[str, list[str]] = defaultdict(list)
+    for key in keys:
+        if len(key) >= MIN_TYPO_CHARS:
+            near[key].append(key)
+            for position in range(len(key)):
+                near[key[:position] + key[position + 1 :]].append(key)
+    return dict(near)
+
+
+def _name_automaton(
+    by_skeleton: Mapping[str, Sequence[str]], forms: Mapping[str, NameForms]
+) -> Any:
+    automaton = ahocorasick.Automaton()
+    for skeleton, names in by_skeleton.items():
+        if any(_distinctive(forms[name]) for name in names):
+            automaton.add_word(skeleton, skeleton)
+    if len(automaton) == 0:
+        return None
+    automaton.make_automaton()
+    return automaton
+
+
+def _servers_by_length(
+    servers: Mapping[str, object],
+) -> dict[int, tuple[tuple[str, str], ...]]:
+    buckets: dict[int, list[tuple[str, str]]] = {}
+    for server in servers:
+        loose = loose_key(server)
+        buckets.setdefault(len(loose), []).append((loose, server))
+    return {length: tuple(ids) for length, ids in buckets.items()}
+
+
+def _lookalike_servers(
+    index: ShadowIndex, server: str, threshold: float
+) -> tuple[tuple[str, float], ...]:
+    """Server ids within ``MAX_SERVER_EDITS`` and ``threshold`` Jaro-Winkler of ``server``.
+
+    Jaro-Winkler rewards a shared beginning, which is how a typo of a
+    brand reads (``githbu``, ``filesytem``); the edit bound keeps ids that
+    only share a prefix apart (``sqlite``, ``sqlite-mcp-server``).
+    """
+    mine = loose_key(server)
+    if len(mine) < MIN_SERVER_CHARS:
+        return ()
+    found: list[tuple[str, float]] = []
+    for length in range(len(mine) - MAX_SERVER_EDITS, len(mine) + MAX_SERVER_EDITS + 1):
+        for loose, other in index.servers_by_length.get(length, ()):
+            if other == server or len(loose) < MIN_SERVER_CHARS:
+                continue
+            if OSA.distance(mine, loose, score_cutoff=MAX_SERVER_EDITS) > MAX_SERVER_EDITS:
+                continue
+            similarity = JaroWinkler.similarity(mine, loose)
+            if similarity >= threshold and not _distinct_servers(server, other, index.vocabulary):
+                found.append((other, round(similarity, 3)))
+    return tuple(sorted(found))
+
+
+#: A differing id part at most this long is an instance label (``-a``, ``-eu``).
+_INSTANCE_LABEL_CHARS = 3
+
+
+def _distinct_servers(first: str, second: str, vocabulary: frozenset[str]) -> bool:
+    """Are two similar server ids plainly different servers rather than look-alikes?
+
+    ``postgres-1``/``postgres-2``, ``shell-a``/``shell-b``,
+    ``github-eu``/``github-us``: the ids differ only in digits, or in one
+    short separate part, which is how people label instances of a server.
+    ``acme-mail``/``acme-maps``: one vendor's two products, two real words.
+    A typo sits inside a word and makes a non-word (``githbu``, ``filesytem``).
+    ``GitHub``/``github`` (case or separators only) is never distinct.
+    """
+    first_parts, second_parts = name_parts(first), name_parts(second)
+    if "".join(first_parts) == "".join(second_parts):
+        return False
+    if _DIGITS.sub("", "".join(first_parts)) == _DIGITS.sub("", "".join(second_parts)):
+        return True
+    differing = _single_differing_part(first_parts, second_parts)
+    if differing is None:
+        return False
+    return all(
+        len(part) <= _INSTANCE_LABEL_CHARS or _DIGITS.search(part) or _is_word(part, vocabulary)
+        for part in differing
+    )
+
+
+def _index_of(snapshot: Snapshot) -> ShadowIndex:
+    return snapshot.index(INDEX_KEY, build_index)
+
+
+# ---------------------------------------------------------------------------
+# The check
+
+
+@attrs.frozen
+class _Options:
+    server_similarity: float
+    generic_names: frozenset[str]
+
+    @classmethod
+    def parse(cls, options: Mapping[str, Any]) -> _Options:
+        similarity = options.get("server_similarity", DEFAULT_SERVER_SIMILARITY)
+        if isinstance(similarity, bool) or not isinstance(similarity, (int, float)):
+            raise ValueError("shadowing option server_similarity must be a number")
+        if not 0.0 < similarity <= 1.0:
+            raise ValueError("shadowing option server_similarity must be in (0, 1]")
+        generic = options.get("generic_names", ())
+        if isinstance(generic, str) or not all(isinstance(n, str) for n in generic):
+            raise ValueError("shadowing option generic_names must be a list of tool names")
+        return cls(
+            server_similarity=float(similarity),
+            generic_names=frozenset(confusable_skeleton(n) for n in generic),
+        )
+
+
+def _servers_text(servers: Sequence[str]) -> str:
+    shown = ", ".join(repr(s) for s in servers[:MAX_SERVERS_SHOWN])
+    extra = len(servers) - MAX_SERVERS_SHOWN
+    return f"{shown} and {extra} more" if extra > 0 else shown
+
+
+def _is_acknowledged(context: Context, server: str | None, other: str, *names: str) -> bool:
+    if server is None:
+        return False
+    return any(context.config.collision_acknowledged(server, other, name) for name in names)
+
+
+class ShadowingCheck:
+    """Compare a tool's name, server id and text with every other server's tools."""
+
+    id = CHECK_ID
+    version = "1"
+    surfaces = ("definition",)
+
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
+        snapshot = context.snapshot
+        if not _has_other_servers(snapshot, tool.server):
+            return
+        options = _Options.parse(context.options)
+        index = _index_of(snapshot)
+        forms = index.forms.get(tool.name) or NameForms.of(tool.name)
+        yield from self._cross_server(tool, context, index)
+        yield from self._confusable(tool, context, index, forms)
+        yield from self._typosquat(tool, context, index, forms)
+        yield from self._server_typosquat(tool, index, options)
+        yield from self._cross_reference(tool, context, index, options, forms)
+
+    # -- the name itself -------------------------------------------------
+
+    def _signal(
+        self, rule: str, tier: Tier, confidence: float, evidence: str, location: str
+    ) -> Signal:
+        return Signal(
+            check_id=self.id,
+            rule_id=f"shadowing.{rule}",
+            tier=tier,
+            threat=THREAT,
+            confidence=confidence,
+            evidence=evidence,
+            location=location,
+        )
+
+    def _name_findings(
+        self,
+        context: Context,
+        tool: Tool,
+        index: ShadowIndex,
+        names: Iterable[str],
+        *,
+        finding: Callable[[str, Sequence[str]], Signal],
+        what: str,
+    ) -> Iterator[Signal]:
+        """One signal per other name (``finding``) for its servers, and one
+        SOFT signal for the (server, name) pairs the config acknowledges."""
+        acknowledged: list[tuple[str, str]] = []
+        for name in sorted(names):
+            plain: list[str] = []
+            for other in index.other_servers(name, tool.server):
+                if _is_acknowledged(context, tool.server, other, tool.name, name):
+                    acknowledged.append((other, name))
+                else:
+                    plain.append(other)
+            if plain:
+                yield finding(name, plain)
+        if acknowledged:
+            yield self._acknowledged_signal(what, acknowledged)
+
+    def _acknowledged_signal(self, what: str, pairs: Sequence[tuple[str, str]]) -> Signal:
+        # An acknowledged collision is still shown: the embedding
+        # application decided to allow it, and a reviewer should see that.
+        servers = sorted({server for server, _name in pairs})
+        names = sorted({name for _server, name in pairs})
+        return self._signal(
+            "acknowledged_collision",
+            Tier.SOFT,
+            ACKNOWLEDGED_CONFIDENCE,
+            f"acknowledged {what} with {_servers_text(servers)}: {', '.join(map(repr, names))}",
+            "name",
+        )
+
+    def _cross_server(self, tool: Tool, context: Context, index: ShadowIndex) -> Iterator[Signal]:
+        # The same name on two servers: the model cannot tell which one it
+        # calls, and a server that copies a trusted tool's name and
+        # description receives the calls meant for it. The scanned tool's
+        # own server never counts.
+        def finding(name: str, servers: Sequence[str]) -> Signal:
+            return self._signal(
+                "cross_server",
+                Tier.HARD,
+                CROSS_SERVER_CONFIDENCE,
+                f"tool name {name!r} is also exposed by server {_servers_text(servers)}",
+                "name",
+            )
+
+        yield from self._name_findings(
+            context, tool, index, [tool.name], finding=finding, what="shared name"
+        )
+
+    def _confusable(
+        self, tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+    ) -> Iterator[Signal]:
+        # "sеnd_email" (Cyrillic е), "ｓｅｎｄ_email" (full width) or a name with
+        # a zero-width space reads as another server's "send_email". Only the
+        # disguised spelling is reported: the plain-ASCII original is the
+        # victim, and is quiet unless the same raw name is shared.
+        if not forms.disguised:
+            return
+        my_fold = tool.name.casefold()
+        names = [
+            name
+            for name in index.by_skeleton.get(forms.skeleton, ())
+            if name != tool.name and name.casefold() != my_fold
+        ]
+
+        def finding(name: str, servers: Sequence[str]) -> Signal:
+            return self._signal(
+                "confusable_name",
+                Tier.HARD,
+                CONFUSABLE_CONFIDENCE,
+                f"tool name {tool.name!r} looks like {name!r} of server "
+                f"{_servers_text(servers)} ({_lookalike_characters(tool.name)})",
+                "name",
+            )
+
+        yield from self._name_findings(
+            context, tool, index, names, finding=finding, what="look-alike name"
+        )
+
+    def _typosquat(
+        self, tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+    ) -> Iterator[Signal]:
+        # "send_emial" next to "send_email": a name a person (or a model)
+        # reads as the other one. Plurals, numbered versions and two real
+        # words are ordinary name families and stay quiet (typo_confidence).
+        if len(forms.loose) < MIN_TYPO_CHARS:
+            return
+        confidence_of: dict[str, float] = {}
+        for key in index.near_keys(forms.loose):
+            if key != forms.loose and OSA.distance(forms.loose, key, score_cutoff=1) > 1:
+                continue
+            for name in index.by_loose[key]:
+                other = index.forms[name]
+                if name == tool.name or (
+                    other.skeleton == forms.skeleton
+                    and other.name.casefold() != tool.name.casefold()
+                ):
+                    continue  # the same name, or a look-alike pair the confusable rule owns
+                confidence = typo_confidence(forms.parts, other.parts, index.vocabulary)
+                if confidence is not None:
+                    confidence_of[name] = confidence
+
+        def finding(name: str, servers: Sequence[str]) -> Signal:
+            return self._signal(
+                "typosquat",
+                Tier.SOFT,
+                confidence_of[name],
+                f"tool name {tool.name!r} {_near_how(forms.loose, name)} {name!r} "
+                f"of server {_servers_text(servers)}",
+                "name",
+            )
+
+        yield from self._name_findings(
+            context, tool, index, confidence_of, finding=finding, what="near name"
+        )
+
+    def _server_typosquat(
+        self, tool: Tool, index: ShadowIndex, options: _Options
+    ) -> Iterator[Signal]:
+        # A server id one typo from a known one ("githbu", "filesytem")
+        # borrows that server's trust in logs and consent prompts. Both
+        # servers of such a pair are reported: nothing says which is real.
+        if tool.server is None:
+            return
+        lookalikes = index.lookalike_servers(tool.server, options.server_similarity)
+        if lookalikes:
+            other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
+            yield self._signal(
+                "server_typosquat",
+                Tier.SOFT,
+                SERVER_TYPOSQUAT_CONFIDENCE,
+                f"server id {tool.server!r} looks like server {other!r} (similarity {similarity})",
+                "server",
+            )
+
+    # -- the text of the tool --------------------------------------------
+
+    def _cross_reference(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        options: _Options,
+        forms: NameForms,
+    ) -> Iterator[Signal]:
+        # A tool has no business naming another server's tool: the only
+        # reason to write "when you call send_email, also bcc ..." or
+        # "instead of github.create_issue use this" into a description is to
+        # steer how the model uses a tool this server does not own.
+        if index.automaton is None:
+            return
+        scope = _ReferenceScope(
+            own=index.own_names.get(tool.server, frozenset())
+            if tool.server is not None
+            else frozenset(),
+            generic=options.generic_names,
+            my_name=forms.skeleton,
+            my_properties=frozenset(_fold_text(s.raw) for s in context.strings if s.is_key),
+        )
+        for located in context.strings:
+            if located.field != "name":
+                yield from self._references_in(tool, context, index, located, scope)
+
+    def _references_in(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        located: LocatedString,
+        scope: _ReferenceScope,
+    ) -> Iterator[Signal]:
+        text = _fold_text(located.raw)
+        reported: set[str] = set()
+        bare: bool | None = None
+        for end, key in index.automaton.iter(text):
+            start, stop = end - len(key) + 1, end + 1
+            if (
+                key in reported
+                or scope.ignores(key)
+                or not _at_boundary(text, start, stop, located.is_key)
+            ):
+                continue
+            entries = [
+                (server, name)
+                for name in index.by_skeleton[key]
+                for server in index.other_servers(name, tool.server)
+            ]
+            if len(reported) >= MAX_MENTIONS_PER_STRING:
+                context.record_cap(
+                    "max_mentions_per_string",
+                    located.location,
+                    "further names of other servers' tools in this string",
+                )
+                return
+            reported.add(key)
+            if bare is None:
+                bare = _is_bare_value(text)
+            mention = _Mention(text=text, start=start, stop=stop, entries=tuple(entries))
+            hard = _is_reference(
+                located, mention, bare=bare, is_own_property=key in scope.my_properties
+            )
+            yield self._reference_signal(tool, context, located, mention, hard=hard)
+
+    def _reference_signal(
+        self, tool: Tool, context: Context, located: LocatedString, mention: _Mention, *, hard: bool
+    ) -> Signal:
+        servers = sorted({server for server, _name in mention.entries})
+        name = mention.entries[0][1]
+        evidence = f"names tool {name!r} of server {_servers_text(servers)}: {mention.snippet()}"
+        if all(_is_acknowledged(context, tool.server, s, n) for s, n in mention.entries):
+            return self._signal(
+                "acknowledged_collision",
+                Tier.SOFT,
+                ACKNOWLEDGED_CONFIDENCE,
+                f"acknowledged reference: {evidence}",
+                located.location,
+            )
+        if hard:
+            return self._signal(
+                "cross_reference", Tier.HARD, CROSS_REFERENCE_CONFIDENCE, evidence, located.location
+            )
+        return self._signal(
+            "name_mention", Tier.SOFT, MENTION_CONFIDENCE, evidence, located.location
+        )
+
+
+def _has_other_servers(snapshot: Snapshot, server: str | None) -> bool:
+    count = len(snapshot.servers)
+    return count > 1 or (count == 1 and server not in snapshot.servers)
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _at_boundary(text: str, start: int, stop: int, in_key: bool) -> bool:
+    """Is ``text[start:stop]`` a whole name rather than part of a longer identifier?
+
+    ``resend_email`` and ``send_email_v2`` do not contain ``send_email``.
+    ``mcp__github__create_issue`` (the client's qualified form) does, and in
+    a property name the parts are joined by ``_`` or ``-``, so those
+    separate words there.
+    """
+    before = text[start - 1] if start > 0 else " "
+    after = text[stop] if stop < len(text) else " "
+    if in_key:
+        return not before.isalnum() and not after.isalnum()
+    before_ok = not _is_word_char(before) or text[max(0, start - 2) : start] == "__"
+    return before_ok and not _is_word_char(after)
+
+
+@attrs.frozen
+class _ReferenceScope:
+    """What the scanned tool may name without it being a cross reference:
+    its own server's tools, its own name, the configured generic names; and
+    its own property names (handled by ``_is_reference``)."""
+
+    own: frozenset[str]
+    generic: frozenset[str]
+    my_name: str
+    my_properties: frozenset[str]
+
+    def ignores(self, key: str) -> bool:
+        return key == self.my_name or key in self.own or key in self.generic
+
+
+def _is_bare_value(text: str) -> bool:
+    """Is the whole string one identifier, or a list of them (``a, b | c``)?"""
+    chunks = [chunk.strip(_WRAPPING) for chunk in _LIST_SEPARATORS.split(text)]
+    return any(chunks) and not any(char.isspace() for chunk in chunks for char in chunk)
+
+
+@attrs.frozen
+class _Mention:
+    """One occurrence of another server's tool name in a folded string."""
+
+    text: str
+    start: int
+    stop: int
+    entries: tuple[tuple[str, str], ...]
+
+    def around(self, width: int) -> tuple[str, str]:
+        """Up to ``width`` characters before and after the name."""
+        return self.text[max(0, self.start - width) : self.start], self.text[
+            self.stop : self.stop + width
+        ]
+
+    def snippet(self) -> str:
+        before, after = self.around(_EVIDENCE_WINDOW)
+        prefix = "..." if self.start - len(before) > 0 else ""
+        suffix = "..." if self.stop + len(after) < len(self.text) else ""
+        shown = before + self.text[self.start : self.stop] + after
+        return prefix + " ".join(shown.split()) + suffix
+
+
+def _is_reference(
+    located: LocatedString, mention: _Mention, *, bare: bool, is_own_property: bool
+) -> bool:
+    """Does this occurrence refer to the other server's tool (HARD), or only
+    use the same identifier for something else (a SOFT mention)?"""
+    if located.is_key:
+        # "send_email_notification" is a flag; "always_call_send_email" is an
+        # instruction hidden in a parameter name.
+        before, after = mention.around(_TOKEN_WINDOW)
+        return not INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(before + " " + after))
+    if _in_url_or_path(mention.text, mention.start):
+        return False  # a URL or path segment, such as /api/v1/send_email
+    if bare:
+        # An enum value, default or example that is only identifiers: a
+        # value that happens to equal a tool name. A display title that *is*
+        # another server's tool name is impersonation, though.
+        return located.field == "title" or (
+            located.field == "annotations" and located.key == "title"
+        )
+    if is_own_property:
+        # "if send_email is true" describes the tool's own parameter; only
+        # explicit invocation wording makes it a tool reference.
+        before, after = mention.around(_INVOKE_WINDOW)
+        return bool(_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after))
+    return True
+
+
+def _in_url_or_path(text: str, start: int) -> bool:
+    left = max(0, start - _TOKEN_WINDOW)
+    token_start = max(left, *(text.rfind(space, left, start) + 1 for space in " \n\t"))
+    token = text[token_start:start]
+    return "://" in token or token.startswith("/")
+
+
+# ---------------------------------------------------------------------------
+# Near names
+
+
+def typo_confidence(
+    mine: Sequence[str], other: Sequence[str], vocabulary: frozenset[str]
+) -> float | None:
+    """How much ``mine`` looks like a misspelling of ``other`` (None: not at all).
+
+    Both are name parts within one edit of each other once joined. Quiet:
+    numbered variants (``get_v1``/``get_v2``), plurals (``get_user`` and
+    ``get_users``, ``read_file`` and ``read_files``), and two different real
+    words (``get_user``/``set_user``, ``search_nodes``/``search_notes``):
+    those are the ordinary families of tool names. Reported: the same name
+    in another separator or case (``send-email``, ``sendEmail``), and a part
+    that is no known word next to one that is (``send_emial``).
+    """
+    joined_mine, joined_other = "".join(mine), "".join(other)
+    if joined_mine == joined_other:
+        return TYPOSQUAT_AMBIGUOUS_CONFIDENCE
+    if _DIGITS.sub("", joined_mine) == _DIGITS.sub("", joined_other):
+        return None
+    if _is_plural_pair(joined_mine, joined_other):
+        return None
+    differing = _single_differing_part(mine, other)
+    if differing is None:
+        return TYPOSQUAT_AMBIGUOUS_CONFIDENCE
+    my_word, other_word = differing
+    if _is_plural_pair(my_word, other_word):
+        return None
+    my_known, other_known = _is_word(my_word, vocabulary), _is_word(other_word, vocabulary)
+    if my_known:
+        # Two real words, or the other one is the misspelling (it is
+        # reported when it is scanned itself).
+        return None
+    return TYPOSQUAT_CONFIDENCE if other_known else TYPOSQUAT_AMBIGUOUS_CONFIDENCE
+
+
+def _near_how(mine: str, other_name: str) -> str:
+    if loose_key(other_name) == mine:
+        return "differs only in case or separators from"
+    return "is one edit from"
+
+
+def _is_word(word: str, vocabulary: frozenset[str]) -> bool:
+    """Is ``word`` a known word, or the plural of one (``notes``, ``policies``)?"""
+    if word in vocabulary:
+        return True
+    if word.endswith("ies") and word[:-3] + "y" in vocabulary:
+        return True
+    if word.endswith("es") and word[:-2] in vocabulary:
+        return True
+    return word.endswith("s") and word[:-1] in vocabulary
+
+
+def _is_plural_pair(first: str, second: str) -> bool:
+    short, long = sorted((first, second), key=len)
+    return long in (short + "s", short + "es")
+
+
+def _single_differing_part(mine: Sequence[str], other: Sequence[str]) -> tuple[str, str] | None:
+    if len(mine) != len(other):
+        return None
+    pairs = [(a, b) for a, b in zip(mine, other, strict=True) if a != b]
+    return pairs[0] if len(pairs) == 1 else None
+
+
+CHECK = ShadowingCheck()
