@@ -110,6 +110,18 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz(session: nox.Session) -> None:
+    """Coverage-guided fuzzing of the JSON input path (not in CI).
+
+    Pass libFuzzer options after --, e.g. ``nox -s fuzz -- -max_total_time=1800``.
+    """
+    session.install("-e", ".", "atheris")
+    seeds = ROOT / ".nox" / "fuzz-corpus"
+    seeds.mkdir(parents=True, exist_ok=True)
+    session.run("python", "tests/fuzz/fuzz_json_input.py", str(seeds), *session.posargs)
+
+
+@nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs site with warnings as errors."""
     session.install("-e", ".", "mkdocs>=1.6", "pymdown-extensions>=10")

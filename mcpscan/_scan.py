@@ -17,7 +17,7 @@ import attrs
 from ._aggregate import aggregate
 from ._check import Context
 from ._config import Config
-from ._evidence import escape_unsafe, safe_evidence
+from ._evidence import safe_evidence
 from ._model import (
     CappedEntry,
     CheckRun,
@@ -99,7 +99,8 @@ def _safe_signal(signal: Signal, config: Config) -> Signal:
     return attrs.evolve(
         signal,
         evidence=safe_evidence(signal.evidence, config.max_evidence_chars),
-        location=escape_unsafe(signal.location)[:_MAX_MESSAGE_CHARS],
+        # A property name can itself be a secret, and it is part of the path.
+        location=safe_evidence(signal.location, _MAX_MESSAGE_CHARS),
     )
 
 

@@ -1,27 +1,1242 @@
 """Secret recognisers shared by the embedded-secret check and evidence redaction.
 
-``find_secret_spans(text)`` returns ``(start, end, kind)`` for every
-credential-looking value in ``text``, sorted by start. The embedded-secret
-check adds confidence and validation on top; the evidence helper uses the
-spans to redact any secret before it can reach a report.
+``find_secrets(text)`` returns every credential-shaped value in ``text`` as a
+``SecretMatch``: where it is, its kind (``github_token``, ``jwt`` ...), how
+sure the recogniser is and why. Confidence follows one scale:
+
+* a checksum or a multi-part structure that verified (a GitHub token whose
+  CRC32 matches, a JWT whose header decodes to JSON with ``alg``): >= 0.9;
+* a provider prefix of the right length and alphabet, not verifiable: ~0.6;
+* a credential word assigned a strong value (``password=...``): 0.5;
+* entropy alone: 0.4 beside a credential word, 0.2 bare.
+
+Documentation placeholders (``AKIAIOSFODNN7EXAMPLE``, ``xxxx``, ``ABCDEF``
+runs, "example" / "dummy" markers) are still returned, flagged
+``placeholder``: redaction is shape-based and hides them too (hiding a fake
+key costs nothing), while the embedded-secret check reports only real-looking
+values. A value introduced as an example ("e.g. ...") keeps its match but
+loses confidence unless its checksum verified or it is real key material.
+
+``find_secret_spans(text)`` is the redaction view: ``(start, end, kind)`` of
+every match, non-overlapping and sorted. It runs on every evidence string of
+every check, so all rules are gated by one Aho-Corasick pass over their
+trigger substrings, and every pattern is linear: bounded repetitions, no
+nested quantifiers, fixed-width lookbehinds; a judge looks at a bounded
+window around its match, never the whole text. ``scan_secrets(text, n)``
+adds a budget for callers that report rather than redact.
 """
 
 from __future__ import annotations
 
-import regex
+import base64
+import binascii
+import bisect
+import json
+import math
+import re
+import string
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+from urllib.parse import unquote
 
-__all__ = ["find_secret_spans"]
+import ahocorasick
 
-_PATTERNS = (
-    ("aws_access_key", regex.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github_token", regex.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b")),
-    ("private_key", regex.compile(r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----")),
+__all__ = [
+    "KINDS",
+    "SecretMatch",
+    "base62_crc32",
+    "credential_value",
+    "find_secret_spans",
+    "find_secrets",
+    "scan_secrets",
+    "shannon_entropy",
+]
+
+# Confidence scale (see the module docstring).
+CHECKSUM = 0.95
+STRUCTURE = 0.92
+PREFIX_EXACT = 0.7
+PREFIX = 0.6
+PREFIX_BAD_CHECKSUM = 0.45
+ASSIGNMENT = 0.5
+ENTROPY_WITH_CONTEXT = 0.4
+ENTROPY_BARE = 0.2
+# An unverified value introduced as an example ("e.g. AKIA...") is most
+# likely documentation: it is kept below the review threshold (0.35).
+EXAMPLE_CAP = 0.3
+# A verified value stays reviewable even in an example: nobody computes a
+# CRC32, or writes a PEM body of real key material, for a documentation
+# placeholder (a pasted real key is a leak). Example JWTs, whose claims
+# decode by design, are as common in API docs as placeholders: capped.
+EXAMPLE_VERIFIED_FACTOR = 0.6
+
+#: Every kind a match can have; rule ids of the check are ``secret.<kind>``.
+KINDS = (
+    "aws_access_key",
+    "aws_secret_key",
+    "github_token",
+    "gitlab_token",
+    "slack_token",
+    "slack_webhook",
+    "stripe_key",
+    "openai_api_key",
+    "anthropic_api_key",
+    "google_api_key",
+    "huggingface_token",
+    "npm_token",
+    "pypi_token",
+    "sendgrid_api_key",
+    "twilio_key",
+    "jwt",
+    "private_key",
+    "connection_string",
+    "credential_assignment",
+    "high_entropy",
 )
 
 
-def find_secret_spans(text: str) -> list[tuple[int, int, str]]:
-    spans = [
-        (m.start(), m.end(), kind) for kind, pattern in _PATTERNS for m in pattern.finditer(text)
+class SecretMatch(NamedTuple):
+    """One credential-shaped value: ``text[start:end]`` is the value itself."""
+
+    start: int
+    end: int
+    kind: str
+    confidence: float
+    #: ``checksum``, ``structure``, ``prefix``, ``assignment`` or ``entropy``.
+    basis: str
+    #: What a person should read: "GitHub token, checksum valid".
+    label: str
+    placeholder: bool = False
+    example: bool = False
+
+
+class _Judged(NamedTuple):
+    confidence: float
+    basis: str
+    label: str
+    start: int
+    end: int
+
+
+# A judge looks at one regex match (and the whole text, for context) and
+# returns the verdict and the exact span of the secret, or None to reject.
+_Judge = Callable[["re.Match[str]", str], "_Judged | None"]
+
+
+class _Rule(NamedTuple):
+    kind: str
+    # The rule runs only when one of these substrings is in the text (in the
+    # lower-cased text when ``casefold``): a cheap gate before any regex.
+    triggers: tuple[str, ...]
+    pattern: re.Pattern[str]
+    judge: _Judge
+    casefold: bool = False
+    # The pattern is written in lower case and runs over the lower-cased
+    # text (case-insensitive ``re`` is several times slower); judges read
+    # values from the original text through the match's spans.
+    on_lowered: bool = False
+
+
+# ---------------------------------------------------------------- helpers
+
+_GMP_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def base62_crc32(data: str) -> str:
+    """The checksum GitHub and npm append to their tokens.
+
+    CRC32 of the random part, written in base 62 with the "GMP" alphabet
+    (digits, upper, lower) and left-padded with ``0`` to six characters:
+    ``ghp_`` + 30 random characters + ``base62_crc32(random)``.
+    """
+    number = zlib.crc32(data.encode("ascii", "replace"))
+    digits = ""
+    while number:
+        number, rest = divmod(number, 62)
+        digits = _GMP_BASE62[rest] + digits
+    return digits.rjust(6, "0")
+
+
+def shannon_entropy(value: str) -> float:
+    """Shannon entropy of ``value`` in bits per character."""
+    if not value:
+        return 0.0
+    size = len(value)
+    return -sum(count / size * math.log2(count / size) for count in Counter(value).values())
+
+
+# Runs of one character class; ``len(findall) - 1`` is the number of class
+# switches. Random tokens switch class at most characters, identifiers and
+# words at word boundaries only.
+_CLASS_RUNS = re.compile(r"[0-9]+|[A-Z]+|[a-z]+|[^0-9A-Za-z]+")
+
+# Markers that make a value a documentation placeholder. Four letters or
+# more: the chance that a random 30-character token contains one by accident
+# is below 1 in 10,000.
+_PLACEHOLDER_WORDS = (
+    "example",
+    "sample",
+    "dummy",
+    "placeholder",
+    "your",
+    "redact",
+    "changeme",
+    "change_me",
+    "replace",
+    "insert",
+    "fake",
+    "xxxx",
+    "****",
+    "test",
+    "mock",
+    "demo",
+    "here",
+    "secret",
+    "token",
+    "password",
+    "passwd",
+    "apikey",
+    "api_key",
+    "...",
+    "\u2026",
+)
+# Well-known documentation values that survive the other placeholder rules
+# (the GitHub OAuth docs' example token has random-looking characters).
+_DOC_EXAMPLES = frozenset({"gho_16C7e42F292c6912E7710c838347Ae178B4a"})
+_SEQUENCE_RUN = 5
+# Every five-character run of an ascending or descending alphabet or digit
+# sequence ("12345", "abcde", "zyxwv"): typed by a person, never drawn.
+_SEQUENCE_GRAMS = frozenset(
+    sequence[index : index + _SEQUENCE_RUN]
+    for sequence in (
+        "0123456789",
+        "9876543210",
+        "abcdefghijklmnopqrstuvwxyz",
+        "zyxwvutsrqponmlkjihgfedcba",
+    )
+    for index in range(len(sequence) - _SEQUENCE_RUN + 1)
+)
+_REPEAT_RUN = re.compile(r"(.)\1{4}")
+_LOW_ENTROPY = 3.0
+
+
+def _has_sequence(value: str) -> bool:
+    # 56 substring searches run in C; a loop over positions would not.
+    lowered = value.lower()
+    return any(gram in lowered for gram in _SEQUENCE_GRAMS)
+
+
+def _is_placeholder(value: str) -> bool:
+    """True for a value written to show a format rather than to work.
+
+    Catches ``AKIAIOSFODNN7EXAMPLE``, ``sk-xxxxxxxx``, ``ghp_0000000000``,
+    ``abcdef123456`` and ``your-api-key-here``; a random token trips none of
+    these rules except with negligible probability.
+    """
+    if value in _DOC_EXAMPLES:
+        return True
+    lowered = value.lower()
+    if any(word in lowered for word in _PLACEHOLDER_WORDS):
+        return True
+    if _REPEAT_RUN.search(value) or _has_sequence(value):
+        return True
+    return len(value) >= 12 and shannon_entropy(value) < _LOW_ENTROPY
+
+
+_EXAMPLE_CUES = (
+    "e.g",
+    "eg.",
+    "i.e",
+    "example",
+    "for instance",
+    "such as",
+    "sample",
+    "looks like",
+    "format",
+    "placeholder",
+    "dummy",
+    "fake",
+)
+_EXAMPLE_WINDOW = 48
+
+
+def _introduced_as_example(text: str, start: int) -> bool:
+    """True when the words just before ``start`` present an example."""
+    before = text[max(0, start - _EXAMPLE_WINDOW) : start].lower()
+    return any(cue in before for cue in _EXAMPLE_CUES)
+
+
+_CREDENTIAL_CUES = (
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "credential",
+    "auth",
+    "bearer",
+    "session",
+    "cookie",
+    "signature",
+)
+_CONTEXT_WINDOW = 40
+
+
+def _credential_context(text: str, start: int) -> bool:
+    """True when a credential word sits just before ``start``."""
+    before = text[max(0, start - _CONTEXT_WINDOW) : start].lower()
+    return any(cue in before for cue in _CREDENTIAL_CUES)
+
+
+def _b64decode(value: str) -> bytes | None:
+    """Decode standard or URL-safe base64, padded or not; None when invalid."""
+    core = value.rstrip("=")
+    if len(core) % 4 == 1:
+        return None
+    padded = core + "=" * (-len(core) % 4)
+    altchars = b"-_" if ("-" in core or "_" in core) else None
+    try:
+        return base64.b64decode(padded, altchars=altchars, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _b64_json_object(value: str) -> dict[str, object] | None:
+    raw = _b64decode(value)
+    if raw is None:
+        return None
+    try:
+        parsed = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _printable_text(raw: bytes) -> str | None:
+    """``raw`` as text when it is (almost all) printable UTF-8, else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not decoded:
+        return None
+    printable = sum(1 for char in decoded if char.isprintable() or char in "\n\r\t")
+    return decoded if printable >= 0.95 * len(decoded) else None
+
+
+# Context that confirms a match (an AWS key id beside a secret key, the
+# "Server=" of a connection string) is looked for this far around it, never
+# in the whole text: a judge stays O(1) per match, so a text with thousands
+# of candidates stays linear.
+_PAIR_WINDOW = 300
+
+
+def _window(text: str, start: int, end: int, radius: int) -> str:
+    return text[max(0, start - radius) : end + radius]
+
+
+def _judged(match: re.Match[str], confidence: float, basis: str, label: str) -> _Judged:
+    return _Judged(confidence, basis, label, match.start(), match.end())
+
+
+# ---------------------------------------------------------------- providers
+
+_AWS_KEY_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+_BASE32 = re.compile(r"[A-Z2-7]{16}")
+
+
+def _judge_aws_key_id(match: re.Match[str], _text: str) -> _Judged:
+    # AWS key ids are base32 (A-Z, 2-7) after the prefix; a 0, 1, 8 or 9
+    # means the value was typed by hand rather than issued, so it is weaker.
+    if _BASE32.fullmatch(match.group(), 4):
+        return _judged(match, PREFIX_EXACT, "prefix", "AWS access key id")
+    return _judged(match, PREFIX, "prefix", "AWS access key id (not base32)")
+
+
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_SECRET_CUES = (
+    "aws",
+    "secret_access",
+    "secret access",
+    "secretaccesskey",
+    "secret_key",
+    "secret key",
+)
+_AWS_SECRET_WINDOW = 120
+
+
+def _judge_aws_secret(match: re.Match[str], text: str) -> _Judged | None:
+    # Any 40-character base64 run (a SHA-1 in base64, a path) has this shape;
+    # only one introduced as an AWS secret, or beside an AWS key id, counts.
+    value = match.group()
+    if _character_classes(value) < 3 or value.count("/") > 3:
+        return None  # a word run or a path, not 240 random bits
+    before = text[max(0, match.start() - _AWS_SECRET_WINDOW) : match.start()].lower()
+    if any(cue in before for cue in _AWS_SECRET_CUES):
+        return _judged(match, PREFIX, "context", "AWS secret access key")
+    if _AWS_KEY_ID.search(_window(text, match.start(), match.end(), _PAIR_WINDOW)):
+        return _judged(match, PREFIX, "context", "AWS secret access key")
+    return None
+
+
+_GITHUB_CLASSIC = re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9_])")
+_GITHUB_CLASSIC_BODY = 36
+
+
+def _judge_github_classic(match: re.Match[str], _text: str) -> _Judged:
+    token = match.group()
+    body = token[4:]
+    if len(body) == _GITHUB_CLASSIC_BODY and base62_crc32(body[:30]) == body[30:]:
+        return _judged(match, CHECKSUM, "checksum", "GitHub token, checksum valid")
+    # Every token GitHub has issued since 2021 carries the checksum: a
+    # mismatch means a hand-made value, still worth a look but not proof.
+    return _judged(match, PREFIX_BAD_CHECKSUM, "prefix", "GitHub token shape, checksum invalid")
+
+
+_GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,255}(?![A-Za-z0-9_])")
+_GITHUB_PAT_STRUCTURE = re.compile(r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}")
+
+
+def _judge_github_pat(match: re.Match[str], _text: str) -> _Judged:
+    if _GITHUB_PAT_STRUCTURE.fullmatch(match.group()):
+        return _judged(match, STRUCTURE, "structure", "GitHub fine-grained token (22_59 structure)")
+    return _judged(match, PREFIX, "prefix", "GitHub fine-grained token prefix")
+
+
+_GITLAB_PREFIXES = (
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glptt-",
+    "glsoat-",
+    "glcbt-",
+    "glimt-",
+    "glagent-",
+    "gloas-",
+    "glffct-",
+)
+_GITLAB = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:glpat|gldt|glrt|glptt|glsoat|glcbt|glimt|glagent|gloas|glffct)-"
+    r"[A-Za-z0-9_\-]{20}(?:[A-Za-z0-9_\-.]{0,200}[A-Za-z0-9_\-])?(?![A-Za-z0-9_\-])"
+)
+
+
+def _judge_gitlab(match: re.Match[str], _text: str) -> _Judged:
+    body = match.group().split("-", 1)[1]
+    if len(body) == 20:
+        return _judged(match, PREFIX_EXACT, "prefix", "GitLab token (20-character body)")
+    return _judged(match, PREFIX, "prefix", "GitLab token prefix")
+
+
+_SLACK_STRUCTURED = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:xoxb-[0-9]{8,13}-[0-9]{8,13}-[A-Za-z0-9]{24}"
+    r"|xoxp-[0-9]{8,13}-[0-9]{8,13}-[0-9]{8,13}-[a-f0-9]{32}"
+    r"|xapp-[0-9]-[A-Z0-9]{9,12}-[0-9]{10,14}-[a-f0-9]{64})(?![A-Za-z0-9_\-])"
+)
+_SLACK_GENERIC = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,250}(?![A-Za-z0-9_\-])"
+)
+
+
+def _judge_slack_structured(match: re.Match[str], _text: str) -> _Judged:
+    return _judged(match, STRUCTURE, "structure", "Slack token (workspace-user-secret structure)")
+
+
+def _judge_slack_generic(match: re.Match[str], _text: str) -> _Judged | None:
+    body = match.group().split("-", 1)[1].replace("-", "")
+    if len(body) < 10 or not any(c.isalpha() for c in body):
+        return None
+    return _judged(match, PREFIX, "prefix", "Slack token prefix")
+
+
+_SLACK_WEBHOOK = re.compile(
+    r"https://hooks\.slack\.com/(?:services|workflows|triggers)/"
+    r"(?:(?P<exact>T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24})(?![A-Za-z0-9])"
+    r"|[A-Za-z0-9/_\-]{20,200})"
+)
+
+
+def _judge_slack_webhook(match: re.Match[str], _text: str) -> _Judged:
+    # The secret is the path after the host; the host stays readable.
+    start = match.start() + len("https://hooks.slack.com/")
+    if match.group("exact"):
+        return _Judged(STRUCTURE, "structure", "Slack webhook URL (T/B/secret)", start, match.end())
+    return _Judged(PREFIX, "prefix", "Slack webhook URL", start, match.end())
+
+
+_STRIPE = re.compile(r"(?<![A-Za-z0-9_])(?:sk|rk)_live_[A-Za-z0-9]{20,247}(?![A-Za-z0-9_])")
+
+
+def _judge_stripe(match: re.Match[str], _text: str) -> _Judged:
+    return _judged(match, PREFIX_EXACT, "prefix", "Stripe live secret key")
+
+
+_ANTHROPIC = re.compile(r"(?<![A-Za-z0-9_\-])sk-ant-[A-Za-z0-9_\-]{20,250}(?![A-Za-z0-9_\-])")
+_ANTHROPIC_STRUCTURE = re.compile(r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_\-]{80,100}AA")
+
+
+def _judge_anthropic(match: re.Match[str], _text: str) -> _Judged:
+    if _ANTHROPIC_STRUCTURE.fullmatch(match.group()):
+        return _judged(match, STRUCTURE, "structure", "Anthropic API key (api03 structure)")
+    return _judged(match, PREFIX, "prefix", "Anthropic API key prefix")
+
+
+_OPENAI = re.compile(r"(?<![A-Za-z0-9_\-])sk-(?!ant-)[A-Za-z0-9_\-]{20,250}(?![A-Za-z0-9_\-])")
+# "T3BlbkFJ" is base64 of "OpenAI": every OpenAI secret key carries it.
+_OPENAI_MARKER = "T3BlbkFJ"
+_OPENAI_PROJECT = re.compile(r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}")
+_OPENAI_LEGACY = re.compile(r"sk-[A-Za-z0-9]{32,64}")
+
+
+def _judge_openai(match: re.Match[str], _text: str) -> _Judged | None:
+    token = match.group()
+    marker = token.find(_OPENAI_MARKER)
+    if marker >= 16 and len(token) - marker - len(_OPENAI_MARKER) >= 16:
+        return _judged(match, STRUCTURE, "structure", "OpenAI API key (T3BlbkFJ marker)")
+    if _OPENAI_PROJECT.fullmatch(token):
+        return _judged(match, PREFIX, "prefix", "OpenAI project key prefix")
+    if _OPENAI_LEGACY.fullmatch(token) and set(token[3:]) & _DIGITS:
+        # sk- followed by 32+ letters and digits: OpenAI's old form, also
+        # used by several other model providers.
+        return _judged(match, ASSIGNMENT, "prefix", "sk- API key (OpenAI style)")
+    return None
+
+
+_GOOGLE = re.compile(r"(?<![A-Za-z0-9_\-])AIza[0-9A-Za-z_\-]{35}(?![A-Za-z0-9_\-])")
+
+
+def _judge_google(match: re.Match[str], _text: str) -> _Judged:
+    return _judged(match, PREFIX_EXACT, "prefix", "Google API key (AIza + 35)")
+
+
+_HUGGINGFACE = re.compile(r"(?<![A-Za-z0-9_])(?:hf|api_org)_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])")
+_HUGGINGFACE_STRUCTURE = re.compile(r"hf_[A-Za-z]{34}")
+
+
+def _judge_huggingface(match: re.Match[str], _text: str) -> _Judged | None:
+    token = match.group()
+    if _HUGGINGFACE_STRUCTURE.fullmatch(token):
+        return _judged(match, PREFIX_EXACT, "prefix", "Hugging Face token (34 letters)")
+    body = token.split("_")[-1]
+    if not (set(body) & _UPPER and set(body) & _LOWER):
+        return None
+    return _judged(match, PREFIX, "prefix", "Hugging Face token prefix")
+
+
+_NPM = re.compile(r"(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])")
+
+
+def _judge_npm(match: re.Match[str], _text: str) -> _Judged:
+    body = match.group()[4:]
+    # npm adopted GitHub's format in 2021: 30 random characters and the
+    # base-62 CRC32 of them.
+    if base62_crc32(body[:30]) == body[30:]:
+        return _judged(match, CHECKSUM, "checksum", "npm token, checksum valid")
+    return _judged(match, PREFIX_BAD_CHECKSUM, "prefix", "npm token shape, checksum invalid")
+
+
+# "AgEIcHlwaS5vcmc" is the base64 start of a macaroon whose location is
+# "pypi.org" ("AgENdGVzdC5weXBpLm9yZw" for test.pypi.org): the prefix itself
+# is the structure.
+_PYPI = re.compile(
+    r"(?<![A-Za-z0-9_\-])pypi-Ag(?:EIcHlwaS5vcmc|ENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_\-]{50,2000}"
+    r"(?![A-Za-z0-9_\-])"
+)
+
+
+def _judge_pypi(match: re.Match[str], _text: str) -> _Judged:
+    return _judged(match, STRUCTURE, "structure", "PyPI upload token (pypi.org macaroon)")
+
+
+_SENDGRID = re.compile(
+    r"(?<![A-Za-z0-9_\-.])SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}(?![A-Za-z0-9_\-])"
+)
+
+
+def _judge_sendgrid(match: re.Match[str], _text: str) -> _Judged:
+    return _judged(match, STRUCTURE, "structure", "SendGrid API key (SG.id.secret)")
+
+
+_TWILIO = re.compile(r"(?<![A-Za-z0-9])(?:SK|AC)[0-9a-f]{32}(?![A-Za-z0-9])")
+
+
+def _judge_twilio(match: re.Match[str], text: str) -> _Judged:
+    if match.group().startswith("SK"):
+        return _judged(match, PREFIX, "prefix", "Twilio API key SID")
+    # An account SID names an account; it is a secret only beside its token.
+    if "twilio" in _window(text, match.start(), match.end(), _PAIR_WINDOW).lower():
+        return _judged(match, ASSIGNMENT, "prefix", "Twilio account SID")
+    return _judged(match, EXAMPLE_CAP, "prefix", "Twilio-style account SID")
+
+
+_JWT = re.compile(
+    r"(?<![A-Za-z0-9_\-])(ey[JA][A-Za-z0-9_\-]{10,2000})\.([A-Za-z0-9_\-]{10,8000})"
+    r"\.([A-Za-z0-9_\-]{0,2000})(?![A-Za-z0-9_\-])"
+)
+_JWT_DOC_CLAIMS = (
+    "john doe",
+    "jane doe",
+    "1234567890",
+    "example",
+    "dummy",
+    "sample",
+    "placeholder",
+)
+
+
+def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
+    header = _b64_json_object(match.group(1))
+    if header is None or not isinstance(header.get("alg"), str):
+        return None
+    payload = _b64_json_object(match.group(2))
+    if payload is None:
+        return _judged(match, PREFIX, "structure", "JWT (header valid, payload not JSON)")
+    claims = json.dumps(payload).lower()
+    label = "JWT (header and claims decode)"
+    if any(marker in claims for marker in _JWT_DOC_CLAIMS):
+        # jwt.io's "John Doe" token and its kin: a documentation example.
+        return _Judged(STRUCTURE, "placeholder", label, match.start(), match.end())
+    return _judged(match, STRUCTURE, "structure", label)
+
+
+# The body may hold real newlines or the two characters "\n" (a key pasted
+# into JSON); it never holds a run of five dashes, so the body stops at the
+# next marker and the pattern stays linear.
+_PEM_BODY = r"(?P<body>(?:[A-Za-z0-9+/=\s:,.]|\\[nr]|-(?!----)){40,20000})"
+_PEM = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----"
+    + _PEM_BODY
+    + r"(?P<end>-----END (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----)?"
+)
+_PEM_NOISE = re.compile(r"\s|\\[nr]|[A-Za-z-]+: [^\\\n]*")
+_PEM_MIN_ENTROPY = 4.5
+_PEM_PLACEHOLDERS = (
+    "...",
+    "\u2026",
+    "xxxxx",
+    "example",
+    "placeholder",
+    "redacted",
+    "your_",
+    "yourkey",
+)
+
+
+def _judge_pem(match: re.Match[str], _text: str) -> _Judged | None:
+    body = match.group("body")
+    key_material = _PEM_NOISE.sub("", body)
+    if len(key_material) < 40:
+        return None
+    # Real key material is DER in base64 (entropy ~6 bits); a body of
+    # "MIIE...", "XXXX" or "<your key>" is a format illustration. The generic
+    # placeholder rules do not apply: DER has long "AAAA" runs.
+    lowered = body.lower()
+    placeholder = shannon_entropy(key_material) < _PEM_MIN_ENTROPY or any(
+        marker in lowered for marker in _PEM_PLACEHOLDERS
+    )
+    # Redact the key material, keep the BEGIN/END lines readable.
+    start, end = match.span("body")
+    while start < end and match.string[start] in " \t\r\n":
+        start += 1
+    while end > start and match.string[end - 1] in " \t\r\n":
+        end -= 1
+    basis = "placeholder" if placeholder else "structure"
+    if match.group("end"):
+        return _Judged(STRUCTURE, basis, "PEM private key block", start, end)
+    return _Judged(PREFIX_EXACT, basis, "PEM private key (no END line)", start, end)
+
+
+_URL_CREDENTIAL = re.compile(
+    r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{1,30})://"
+    r"(?P<user>[^\s:/@\"'<>\\`]{0,128}):(?P<password>[^\s/@\"'<>\\`]{1,256})@"
+    r"(?P<host>[A-Za-z0-9._\-\[\]%]{1,255})"
+)
+_TEMPLATE_MARKS = ("${", "{{", "<", ">", "%s", "%(", "$(")
+_WEAK_PASSWORDS = frozenset(
+    {
+        "pass",
+        "pwd",
+        "pw",
+        "secret",
+        "user",
+        "admin",
+        "root",
+        "guest",
+        "default",
+        "postgres",
+        "mysql",
+        "redis",
+        "mongo",
+        "key",
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "abc",
+        "abc123",
+        "letmein",
+        "hunter2",
+    }
+)
+# Hosts of documentation: RFC 2606 names and the words people write in
+# place of a real host ("user:pass@host:port").
+_PLACEHOLDER_HOSTS = frozenset({"host", "hostname", "server", "domain", "db", "database", "myhost"})
+
+
+def _placeholder_host(host: str) -> bool:
+    name = host.split(":", 1)[0]
+    return (
+        name in _PLACEHOLDER_HOSTS
+        or name.startswith(("your", "<", "{", "$"))
+        or "example." in name
+        or name.endswith((".example", ".test", ".invalid"))
+        or "xxx" in name
+    )
+
+
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "[::1]")
+
+
+def _weak_password(password: str, user: str) -> bool:
+    """Template variables, default and placeholder passwords."""
+    if password.startswith(("$", "{", "[", "%", "*", ":")) or any(
+        mark in password for mark in _TEMPLATE_MARKS
+    ):
+        return True
+    lowered = password.lower()
+    return (
+        len(password) < 4
+        or lowered in _WEAK_PASSWORDS
+        or lowered == user.lower()
+        or _is_placeholder(password)
+    )
+
+
+def _judge_url_credential(match: re.Match[str], _text: str) -> _Judged | None:
+    password = unquote(match.group("password"))
+    if password.startswith(("$", "{", "<", "%(")) or "${" in password or "{{" in password:
+        return None  # a template variable is no value at all
+    host = match.group("host").lower()
+    start, end = match.span("password")
+    if _weak_password(password, match.group("user")) or _placeholder_host(host):
+        return _Judged(PREFIX, "placeholder", "URL with placeholder password", start, end)
+    if host.startswith(_LOCAL_HOSTS):
+        return _Judged(ASSIGNMENT, "assignment", "URL with password (local host)", start, end)
+    return _Judged(PREFIX, "assignment", f"{match.group('scheme')} URL with password", start, end)
+
+
+# ``Password=...;`` inside an ADO / JDBC / libpq key-value connection string.
+_KV_CONNECTION = re.compile(
+    r"(?<![a-z0-9_])(?:password|pwd|accountkey|sharedaccesskey)\s{0,3}=\s{0,3}"
+    r"(?P<value>[^;&'\"\s]{1,256})"
+)
+_KV_CONNECTION_CUES = (
+    "server=",
+    "data source=",
+    "host=",
+    "uid=",
+    "user id=",
+    "dbname=",
+    "://",
+    "accountname=",
+    "endpoint=",
+)
+
+
+def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
+    around = _window(text, match.start(), match.end(), _PAIR_WINDOW).lower()
+    if not any(cue in around for cue in _KV_CONNECTION_CUES):
+        return None
+    start, end = match.span("value")
+    value = text[start:end]
+    if value.startswith(("$", "{", "<", "%")) or any(mark in value for mark in _TEMPLATE_MARKS):
+        return None
+    if _weak_password(value, ""):
+        return _Judged(
+            PREFIX, "placeholder", "connection string with placeholder password", start, end
+        )
+    return _Judged(PREFIX, "assignment", "connection string with password", start, end)
+
+
+# ``api_key = "..."``, ``password: ...``, ``Authorization: Bearer ...``:
+# a credential word given a value. The value must look like a credential
+# (eight characters or more, two character classes, some entropy) so
+# "password: the account password" stays a sentence.
+_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|passphrase|secret|client[_\-]?secret"
+    r"|api[_\-]?key|apikey|access[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token"
+    r"|refresh[_\-]?token|bearer|token)[\"']?\s{0,3}(?P<sep>[:=]|=>|\bis\b|\s)\s{0,3}[\"'`]?"
+    r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
+)
+# After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
+# value counts: "token (20-character body)" and "token for the API" are prose.
+_BARE_TOKEN = re.compile(r"[A-Za-z0-9._~+/\-]{16,}=*")
+_BARE_WORDS = frozenset({"bearer", "token"})
+_ASSIGNMENT_MIN_ENTROPY = 3.0
+
+
+_LOWER = frozenset(string.ascii_lowercase)
+_UPPER = frozenset(string.ascii_uppercase)
+_DIGITS = frozenset(string.digits)
+_ALPHANUMERIC = _LOWER | _UPPER | _DIGITS
+
+
+def _character_classes(value: str) -> int:
+    """How many of lower, upper, digit and other characters ``value`` uses."""
+    chars = set(value)
+    return (
+        bool(chars & _LOWER)
+        + bool(chars & _UPPER)
+        + bool(chars & _DIGITS)
+        + bool(chars - _ALPHANUMERIC)
+    )
+
+
+def _credential_shaped(value: str) -> bool:
+    """A value that could be a password or key: eight characters or more,
+    no spaces, a digit or symbol, two character classes and some entropy.
+    "Required", "the account password" and ``${TOKEN}`` are not."""
+    if len(value) < 8 or "://" in value or value.startswith(("$", "{", "<", "%", "[")):
+        return False
+    if any(mark in value for mark in _TEMPLATE_MARKS) or _character_classes(value) < 2:
+        return False
+    if any(c.isspace() for c in value):
+        return False
+    if not set(value) & _DIGITS and not set(value[1:]) - _ALPHANUMERIC:
+        return False  # a capitalised word ("Required") is prose
+    return shannon_entropy(value) >= _ASSIGNMENT_MIN_ENTROPY
+
+
+def credential_value(value: str) -> bool:
+    """True when ``value`` alone (a default of a ``password`` parameter,
+    say) looks like a real credential rather than a word or placeholder."""
+    value = value.strip()
+    if len(value) > 256 or _NOT_A_CREDENTIAL.search(value):
+        return False
+    return _credential_shaped(value) and not _is_placeholder(value)
+
+
+# Paths ("~/.aws/credentials"), file names ("token.json"), e-mail addresses
+# and URLs name where a credential lives, or who it belongs to; they are not one.
+_NOT_A_CREDENTIAL = re.compile(
+    r"^[~./\\]|[/\\]|^[^@\s]+@[^@\s]+\.[a-z]{2,}$"
+    r"|\.(?:json|ya?ml|txt|pem|key|crt|env|ini|cfg|conf|toml|p12|pfx|jks)$",
+    re.IGNORECASE,
+)
+
+
+def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
+    value = text[match.start("value") : match.end("value")].rstrip(".,;:)]}'\"`")
+    if not _credential_shaped(value):
+        return None
+    if not match.group("sep").strip() and not (
+        match.group("word") in _BARE_WORDS
+        and _BARE_TOKEN.fullmatch(value)
+        and _character_classes(value) >= 3
+    ):
+        return None
+    start = match.start("value")
+    end = start + len(value)
+    word = match.group("word")
+    if _is_placeholder(value):
+        return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
+    return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end)
+
+
+_BASIC_AUTH = re.compile(r"(?<![A-Za-z0-9])Basic\s{1,3}(?P<value>[A-Za-z0-9+/]{8,500}={0,2})")
+
+
+def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
+    raw = _b64decode(match.group("value"))
+    decoded = _printable_text(raw) if raw is not None else None
+    if decoded is None or ":" not in decoded:
+        return None
+    user, _, password = decoded.partition(":")
+    start, end = match.span("value")
+    if _weak_password(password, user):
+        return _Judged(
+            ASSIGNMENT, "placeholder", "HTTP Basic credentials (placeholder)", start, end
+        )
+    return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end)
+
+
+_RULES: tuple[_Rule, ...] = (
+    _Rule("aws_access_key", ("AKIA", "ASIA", "ABIA", "ACCA"), _AWS_KEY_ID, _judge_aws_key_id),
+    _Rule("aws_secret_key", ("aws", "secret"), _AWS_SECRET, _judge_aws_secret, casefold=True),
+    _Rule(
+        "github_token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        _GITHUB_CLASSIC,
+        _judge_github_classic,
+    ),
+    _Rule("github_token", ("github_pat_",), _GITHUB_PAT, _judge_github_pat),
+    _Rule("gitlab_token", _GITLAB_PREFIXES, _GITLAB, _judge_gitlab),
+    _Rule("slack_token", ("xox", "xapp-"), _SLACK_STRUCTURED, _judge_slack_structured),
+    _Rule("slack_token", ("xox", "xapp-"), _SLACK_GENERIC, _judge_slack_generic),
+    _Rule("slack_webhook", ("hooks.slack.com",), _SLACK_WEBHOOK, _judge_slack_webhook),
+    _Rule("stripe_key", ("_live_",), _STRIPE, _judge_stripe),
+    _Rule("anthropic_api_key", ("sk-ant-",), _ANTHROPIC, _judge_anthropic),
+    _Rule("openai_api_key", ("sk-",), _OPENAI, _judge_openai),
+    _Rule("google_api_key", ("AIza",), _GOOGLE, _judge_google),
+    _Rule("huggingface_token", ("hf_", "api_org_"), _HUGGINGFACE, _judge_huggingface),
+    _Rule("npm_token", ("npm_",), _NPM, _judge_npm),
+    _Rule("pypi_token", ("pypi-Ag",), _PYPI, _judge_pypi),
+    _Rule("sendgrid_api_key", ("SG.",), _SENDGRID, _judge_sendgrid),
+    _Rule("twilio_key", ("SK", "AC"), _TWILIO, _judge_twilio),
+    _Rule("jwt", ("eyJ", "eyA"), _JWT, _judge_jwt),
+    _Rule("private_key", ("PRIVATE KEY",), _PEM, _judge_pem),
+    _Rule("connection_string", ("://",), _URL_CREDENTIAL, _judge_url_credential),
+    _Rule(
+        "connection_string",
+        ("password", "pwd", "accountkey", "sharedaccesskey"),
+        _KV_CONNECTION,
+        _judge_kv_connection,
+        casefold=True,
+        on_lowered=True,
+    ),
+    _Rule(
+        "credential_assignment",
+        ("pass", "pwd", "secret", "key", "token", "bearer"),
+        _ASSIGNMENT,
+        _judge_assignment,
+        casefold=True,
+        on_lowered=True,
+    ),
+    _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth),
+)
+
+# ---------------------------------------------------------------- entropy
+
+# Candidate tokens: runs of base64 / base64url characters. No lookaround and
+# a class that excludes "=", so finditer takes maximal runs in one pass.
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9+/_\-]{24,}={0,2}")
+ENTROPY_MIN_LENGTH = 24
+ENTROPY_MAX_LENGTH = 512
+ENTROPY_THRESHOLD = 4.5
+# With a credential word just before it, a shorter random value (whose
+# entropy cannot reach 4.5: 24 characters give at most 4.58) still counts.
+ENTROPY_THRESHOLD_WITH_CONTEXT = 3.8
+# Random base62 switches character class at ~62% of positions; camelCase
+# identifiers and paths at word boundaries only (~20-30%).
+_MIN_SWITCH_RATIO = 0.4
+_PUBLIC_KEY_PREFIXES = ("pk_live_", "pk_test_")
+_HASH_LABELS = ("sha1:", "sha256:", "sha384:", "sha512:", "md5:", "sha256-", "sha384-", "sha512-")
+_SEPARATORS = re.compile(r"[^0-9A-Za-z]+")
+_HEX_OR_UUID = re.compile(r"[0-9a-fA-F\-]+")
+# base64 of PNG, JPEG, GIF, WebP, SVG, PDF, ZIP and gzip data.
+# base64 of PNG, JPEG, GIF, WebP, SVG, XML, PDF, ZIP and gzip data, and of
+# SSH public key blobs ("ssh-rsa AAAAB3NzaC1yc2E...").
+_ENCODED_FILE_PREFIXES = (
+    "iVBORw0KGgo",
+    "/9j/",
+    "9j/",
+    "AAAAB3NzaC1",
+    "AAAAC3NzaC1",
+    "AAAAE2VjZHNh",
+    "R0lGOD",
+    "UklGR",
+    "PHN2Zy",
+    "PD94bW",
+    "JVBERi",
+    "UEsDB",
+    "H4sI",
+)
+
+
+def _switch_ratio(value: str) -> float:
+    alphanumeric = _SEPARATORS.sub("", value)
+    return (len(_CLASS_RUNS.findall(alphanumeric)) - 1) / max(1, len(alphanumeric) - 1)
+
+
+def _is_encoded_text(value: str) -> bool:
+    """True for base64 of printable text: a message, not a key."""
+    raw = _b64decode(value)
+    return raw is not None and _printable_text(raw) is not None
+
+
+# Certificates and public keys are published on purpose: their base64
+# lines are not secrets.
+_PUBLIC_PEM = re.compile(
+    r"-----BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|X509 CRL"
+    r"|(?:NEW )?CERTIFICATE REQUEST|PGP PUBLIC KEY BLOCK|PGP SIGNATURE|SSH2 PUBLIC KEY)-----"
+    r"(?:[A-Za-z0-9+/=\s:,.]|\\[nr]|-(?!----)){0,65536}(?:-----END [A-Z0-9 ]{1,40}-----)?"
+)
+
+
+def _public_blocks(text: str) -> list[tuple[int, int]]:
+    if "-----BEGIN " not in text:
+        return []
+    return [block.span() for block in _PUBLIC_PEM.finditer(text)]
+
+
+class _Budget:
+    """How much one call may do (None: no limit): ``limit`` accepted matches
+    and ten times as many judged candidates (most candidates are rejected
+    cheaply; the second bound stops a text built of near-misses)."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.accepted = limit
+        self.judged = None if limit is None else limit * 10
+        self.exhausted = False
+
+    def spend(self) -> bool:
+        """Account for one candidate about to be judged."""
+        if self.judged is None:
+            return True
+        if self.judged <= 0 or (self.accepted is not None and self.accepted <= 0):
+            self.exhausted = True
+            return False
+        self.judged -= 1
+        return True
+
+    def accept(self) -> None:
+        if self.accepted is not None:
+            self.accepted -= 1
+
+
+def _entropy_candidates(
+    text: str, budget: _Budget, known: list[SecretMatch]
+) -> Iterator[SecretMatch]:
+    """Entropy candidates outside public key blocks and outside values a
+    provider rule already recognised (``known``, sorted by start)."""
+    public = _public_blocks(text)
+    cursor = 0
+    for run in _TOKEN_RUN.finditer(text):
+        while cursor < len(known) and known[cursor].end <= run.start():
+            cursor += 1
+        if cursor < len(known) and known[cursor].start <= run.start() < known[cursor].end:
+            continue
+        if any(start <= run.start() < end for start, end in public):
+            continue
+        if not budget.spend():
+            return
+        candidate = _entropy_candidate(text, run)
+        if candidate is not None:
+            budget.accept()
+            yield candidate
+
+
+def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
+    value = match.group().rstrip("=").strip("/")
+    if not ENTROPY_MIN_LENGTH <= len(value) <= ENTROPY_MAX_LENGTH:
+        return None
+    if _HEX_OR_UUID.fullmatch(value) or _character_classes(value) < 3:
+        return None  # hashes, UUIDs, numbers, words and identifiers
+    if value.startswith(_PUBLIC_KEY_PREFIXES):
+        return None  # publishable keys are meant to be embedded in pages
+    before = text[max(0, match.start() - 12) : match.start()].lower()
+    if value.startswith(_ENCODED_FILE_PREFIXES) or "base64," in before:
+        return None
+    if before.endswith(_HASH_LABELS) or value.lower().startswith(_HASH_LABELS):
+        return None  # "SHA256:uNiV..." key fingerprints, "sha384-..." integrity hashes
+    if _switch_ratio(value) < _MIN_SWITCH_RATIO:
+        return None
+    start = match.start() + match.group().find(value)
+    context = _credential_context(text, start)
+    threshold = ENTROPY_THRESHOLD_WITH_CONTEXT if context else ENTROPY_THRESHOLD
+    if shannon_entropy(value) < threshold or _is_encoded_text(value):
+        return None
+    confidence = ENTROPY_WITH_CONTEXT if context else ENTROPY_BARE
+    label = "high-entropy value after a credential word" if context else "high-entropy string"
+    example = _introduced_as_example(text, start)
+    return SecretMatch(
+        start,
+        start + len(value),
+        "high_entropy",
+        min(confidence, EXAMPLE_CAP) if example else confidence,
+        "entropy",
+        label,
+        placeholder=_is_placeholder(value),
+        example=example,
+    )
+
+
+# ---------------------------------------------------------------- driver
+
+
+def _build_gate(rules: tuple[_Rule, ...]) -> Any:
+    """An Aho-Corasick automaton over every rule's triggers, lower-cased.
+
+    One pass over the lower-cased text replaces a substring test per
+    trigger; on the typical description nothing triggers and no rule runs.
+    Each hit carries ``(exact, owners)`` pairs: case-sensitive triggers are
+    confirmed against the original text, case-folded ones are taken as is.
+    """
+    by_key: dict[str, list[tuple[str | None, int]]] = {}
+    for index, rule in enumerate(rules):
+        for trigger in rule.triggers:
+            by_key.setdefault(trigger.lower(), []).append(
+                (None if rule.casefold else trigger, index)
+            )
+    automaton = ahocorasick.Automaton()
+    for key, owners in by_key.items():
+        automaton.add_word(key, tuple(owners))
+    automaton.make_automaton()
+    return automaton
+
+
+_GATE = _build_gate(_RULES)
+
+
+def _triggered_rules(text: str) -> list[int]:
+    triggered: set[int] = set()
+    for _end, owners in _GATE.iter(text.lower()):
+        for exact, index in owners:
+            if exact is None or exact in text:
+                triggered.add(index)
+    return sorted(triggered)
+
+
+def _lower_same_length(text: str) -> str:
+    """``text`` lower-cased with every index kept (``str.lower`` can grow it)."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
+    lowered: str | None = None
+    for index in _triggered_rules(text):
+        rule = _RULES[index]
+        haystack = text
+        if rule.on_lowered:
+            if lowered is None:
+                lowered = _lower_same_length(text)
+            haystack = lowered
+        for match in rule.pattern.finditer(haystack):
+            if not budget.spend():
+                return
+            judged = rule.judge(match, text)
+            if judged is None:
+                continue
+            budget.accept()
+            yield _finish(text, rule.kind, judged)
+
+
+# Kinds whose judge decides about placeholders itself (a PEM body or a JWT
+# is not a short token: the generic rules would misfire on them).
+_SELF_JUDGED = frozenset({"jwt", "private_key", "connection_string", "credential_assignment"})
+
+
+def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
+    value = text[judged.start : judged.end]
+    placeholder = (
+        judged.basis == "placeholder"
+        or value in _DOC_EXAMPLES
+        or (kind not in _SELF_JUDGED and _is_placeholder(_strip_prefix(value)))
+    )
+    confidence = judged.confidence
+    example = _introduced_as_example(text, judged.start)
+    if example:
+        if judged.basis == "checksum" or (kind == "private_key" and judged.basis == "structure"):
+            confidence = round(confidence * EXAMPLE_VERIFIED_FACTOR, 4)
+        else:
+            confidence = min(confidence, EXAMPLE_CAP)
+    basis = "placeholder" if placeholder else judged.basis
+    return SecretMatch(
+        judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example
+    )
+
+
+_KNOWN_PREFIX = re.compile(
+    r"^(?:gh[pousr]_|github_pat_|gl[a-z]{1,6}-|xox[a-z]-|xapp-|[sr]k_live_|sk-ant-|sk-(?:proj-|svcacct-|admin-)?"
+    r"|hf_|api_org_|npm_|pypi-|SG\.|AKIA|ASIA|ABIA|ACCA)"
+)
+
+
+def _strip_prefix(value: str) -> str:
+    """The variable part of a token: placeholder words in a prefix do not count."""
+    return _KNOWN_PREFIX.sub("", value, count=1)
+
+
+def _aws_pairing(matches: list[SecretMatch]) -> list[SecretMatch]:
+    """An AWS key id and a secret key in one text verify each other."""
+    kinds = {m.kind for m in matches if not m.placeholder}
+    if not {"aws_access_key", "aws_secret_key"} <= kinds:
+        return matches
+    return [
+        m._replace(confidence=max(m.confidence, 0.9), basis="structure", label=m.label + ", paired")
+        if m.kind in ("aws_access_key", "aws_secret_key") and not m.placeholder and not m.example
+        else m
+        for m in matches
     ]
-    spans.sort()
-    return spans
+
+
+# Where matches overlap, a provider's format beats a generic rule: a GitHub
+# token assigned to ``token=`` is a GitHub token, not an assignment.
+_GENERIC_RANK = {"connection_string": 1, "credential_assignment": 2, "high_entropy": 3}
+
+
+def _select(matches: list[SecretMatch]) -> list[SecretMatch]:
+    """Non-overlapping matches: the most specific, then most confident, then longest."""
+    # Kept intervals are disjoint, so sorted by start they are sorted by end
+    # too: a candidate only has to be compared with its two neighbours.
+    starts: list[int] = []
+    chosen: list[SecretMatch] = []
+    for candidate in sorted(
+        matches,
+        key=lambda m: (_GENERIC_RANK.get(m.kind, 0), -m.confidence, m.start - m.end, m.start),
+    ):
+        index = bisect.bisect_left(starts, candidate.start)
+        if index < len(chosen) and chosen[index].start < candidate.end:
+            continue
+        if index > 0 and chosen[index - 1].end > candidate.start:
+            continue
+        starts.insert(index, candidate.start)
+        chosen.insert(index, candidate)
+    return chosen
+
+
+def find_secrets(text: str) -> list[SecretMatch]:
+    """Every credential-shaped value in ``text``, sorted, non-overlapping."""
+    return scan_secrets(text)[0]
+
+
+def scan_secrets(text: str, max_candidates: int | None = None) -> tuple[list[SecretMatch], bool]:
+    """``find_secrets`` with a budget: at most ``max_candidates`` matches
+    (and ten times as many candidates judged). Returns the matches and
+    whether the budget ran out (the rest of the text was not examined)."""
+    if len(text) < 8:
+        return [], False
+    budget = _Budget(max_candidates)
+    matches = sorted(_provider_matches(text, budget), key=lambda m: m.start)
+    if len(text) >= ENTROPY_MIN_LENGTH:
+        matches.extend(_entropy_candidates(text, budget, _disjoint(matches)))
+    if matches and _REDACTED_OPEN in text:
+        matches = _outside_markers(text, matches)
+    if not matches:
+        return matches, budget.exhausted
+    return _select(_aws_pairing(matches)), budget.exhausted
+
+
+def _disjoint(sorted_matches: list[SecretMatch]) -> list[SecretMatch]:
+    """Provider matches merged into disjoint spans, for the entropy sweep."""
+    merged: list[SecretMatch] = []
+    for match in sorted_matches:
+        if merged and match.start < merged[-1].end:
+            if match.end > merged[-1].end:
+                merged[-1] = merged[-1]._replace(end=match.end)
+            continue
+        merged.append(match)
+    return merged
+
+
+# The redacted form "[REDACTED_GITHUB_TOKEN:last4=abcd]" says "token" and
+# is followed by a value: it must not be recognised (and redacted) again.
+_REDACTED_OPEN = "[REDACTED_"
+_REDACTED_MARKER = re.compile(r"\[REDACTED_[A-Z0-9_]{1,40}(?::last4=[^\]]{0,40})?\]")
+
+
+def _outside_markers(text: str, matches: list[SecretMatch]) -> list[SecretMatch]:
+    markers = [marker.span() for marker in _REDACTED_MARKER.finditer(text)]
+    return [m for m in matches if all(m.end <= start or m.start >= end for start, end in markers)]
+
+
+def find_secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every secret-shaped value, for redaction."""
+    return [(m.start, m.end, m.kind) for m in find_secrets(text)]

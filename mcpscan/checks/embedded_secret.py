@@ -1,0 +1,203 @@
+"""embedded-secret: credentials written into a tool definition, output or call.
+
+A tool definition is published to every client that lists it: an API key,
+a token, a private key or a database password in a description, a default
+or an enum is leaked to every user and every model that reads it, and a
+server that ships one is either careless or baiting the model into using
+someone else's credentials. The same recognisers run on tool outputs and on
+call arguments, where a secret means one is being moved around.
+
+The recognisers live in ``mcpscan._secrets`` (shared with evidence
+redaction). This check reports the real-looking ones (never documentation
+placeholders), raises entropy-only values that sit in a credential slot
+(the default of an ``api_key`` parameter), and never puts a secret value in
+its evidence or location: both show ``[REDACTED_<KIND>:last4=abcd]``.
+
+Rule ids are ``secret.<kind>``: ``secret.github_token``, ``secret.jwt``,
+``secret.private_key``, ``secret.connection_string``, ``secret.high_entropy``
+... (``mcpscan._secrets.KINDS`` lists them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from .._check import Context
+from .._evidence import redact
+from .._model import Signal, Tier, Tool
+from .._secrets import (
+    ASSIGNMENT,
+    ENTROPY_WITH_CONTEXT,
+    SecretMatch,
+    credential_value,
+    find_secret_spans,
+    scan_secrets,
+)
+from .._walk import LocatedString
+
+__all__ = ["CHECK", "EmbeddedSecretCheck"]
+
+_THREAT = "credential-exposure"
+# Schema slots that hold a value rather than prose: a secret there is data
+# the client will send, not a word in a sentence.
+_VALUE_SLOTS = frozenset({"default", "const", "enum", "example", "examples"})
+# A parameter whose name says it carries a credential.
+_CREDENTIAL_NAME = re.compile(
+    r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
+    r"|private[_\-]?key|credential|auth|bearer|cookie|session)"
+)
+_PROPERTY_NAME = re.compile(r"properties(?:\.([A-Za-z0-9_$\-]+)|\[\"((?:[^\"\\]|\\.)*)\"\])")
+# A credential-shaped value in a credential slot is more likely a real one.
+_SLOT_BONUS = 0.1
+_CONFIDENCE_CEILING = 0.97
+_SNIPPET_RADIUS = 40
+# Candidates judged per string. A real definition has a handful; a string
+# with thousands of key-shaped tokens is hostile, and reporting its first
+# thousand says enough (the orchestrator keeps 100 signals per check).
+_MAX_CANDIDATES = 1000
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` with every secret-shaped value replaced by its redacted form."""
+    spans = find_secret_spans(text)
+    if not spans:
+        return text
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, kind in spans:
+        pieces.append(text[cursor:start])
+        pieces.append(redact(text[start:end], kind))
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def _property_name(location: str) -> str | None:
+    """The innermost property a located string belongs to, if any."""
+    last: re.Match[str] | None = None
+    for last in _PROPERTY_NAME.finditer(location):  # noqa: B007 - keep the innermost
+        pass
+    if last is None:
+        return None
+    return last.group(1) or last.group(2)
+
+
+def _in_credential_slot(located: LocatedString) -> bool:
+    """A default / const / enum / example value of a credential parameter."""
+    if located.key not in _VALUE_SLOTS:
+        return False
+    name = _property_name(located.location)
+    return name is not None and _CREDENTIAL_NAME.search(name) is not None
+
+
+def _snippet(text: str, index: int, matches: Sequence[SecretMatch]) -> str:
+    """The text around ``matches[index]`` with every secret in it redacted.
+
+    ``matches`` are sorted and disjoint, so the secrets in the window are
+    the neighbours of ``index``: the cost is the window's, not the text's.
+    The window is widened so it never cuts a secret in half: half a key is
+    still half a key.
+    """
+    match = matches[index]
+    start = max(0, match.start - _SNIPPET_RADIUS)
+    end = min(len(text), match.end + _SNIPPET_RADIUS)
+    first = index
+    while first > 0 and matches[first - 1].end > start:
+        first -= 1
+    last = index
+    while last + 1 < len(matches) and matches[last + 1].start < end:
+        last += 1
+    start = min(start, matches[first].start)
+    end = max(end, matches[last].end)
+    pieces: list[str] = ["..." if start else ""]
+    cursor = start
+    for other in matches[first : last + 1]:
+        pieces.append(text[cursor : other.start])
+        pieces.append(redact(text[other.start : other.end], other.kind))
+        cursor = other.end
+    pieces.append(text[cursor:end])
+    pieces.append("..." if end < len(text) else "")
+    # A secret the library did not split out of the window (one that only
+    # makes sense in the wider text) is caught by a second pass.
+    return redact_secrets("".join(pieces))
+
+
+class EmbeddedSecretCheck:
+    """Report credentials embedded in any string of a tool."""
+
+    id = "embedded-secret"
+    version = "1"
+    surfaces = ("definition", "output", "arguments")
+
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+        options = context.options
+        report_entropy = bool(options.get("report_entropy", True))
+        ignored = frozenset(options.get("ignore_kinds", ()))
+        for located in context.strings:
+            matches, cut = scan_secrets(located.raw, _MAX_CANDIDATES)
+            if cut:
+                context.record_cap(
+                    "max_secret_candidates",
+                    redact_secrets(located.location),
+                    f"secret candidates after the first {_MAX_CANDIDATES} in this string",
+                )
+            slot = _in_credential_slot(located)
+            if not matches:
+                if slot and "credential_assignment" not in ignored:
+                    yield from self._slot_value(located)
+                continue
+            for index, match in enumerate(matches):
+                if match.placeholder or match.kind in ignored:
+                    continue
+                if match.kind == "high_entropy" and not report_entropy:
+                    continue
+                yield self._signal(located, index, matches, slot)
+
+    def _slot_value(self, located: LocatedString) -> Iterator[Signal]:
+        """A bare value in a credential slot: ``{"password": {"default": "..."}}``."""
+        if not credential_value(located.raw):
+            return
+        value = located.raw.strip()
+        kind = "credential_assignment"
+        yield Signal(
+            check_id=self.id,
+            rule_id=f"secret.{kind}",
+            tier=Tier.SOFT,
+            threat=_THREAT,
+            confidence=ASSIGNMENT,
+            evidence=f"credential-shaped {located.key} of a credential parameter: "
+            f"{redact(value, kind)}",
+            location=redact_secrets(located.location),
+        )
+
+    def _signal(
+        self,
+        located: LocatedString,
+        index: int,
+        matches: Sequence[SecretMatch],
+        slot: bool,
+    ) -> Signal:
+        match = matches[index]
+        confidence = match.confidence
+        if slot:
+            if match.kind == "high_entropy":
+                # Entropy alone stays "low" (<= 0.4) even in a credential
+                # slot; there it is enough to ask a person.
+                confidence = max(confidence, ENTROPY_WITH_CONTEXT)
+            elif not match.example:
+                confidence = min(_CONFIDENCE_CEILING, confidence + _SLOT_BONUS)
+        where = "property name" if located.is_key else located.key
+        evidence = f"{match.label} in {where}: {_snippet(located.raw, index, matches)}"
+        return Signal(
+            check_id=self.id,
+            rule_id=f"secret.{match.kind}",
+            tier=Tier.SOFT,
+            threat=_THREAT,
+            confidence=round(confidence, 4),
+            evidence=evidence,
+            location=redact_secrets(located.location),
+        )
+
+
+CHECK = EmbeddedSecretCheck()
