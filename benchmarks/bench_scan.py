@@ -174,7 +174,7 @@ def synthetic_snapshot(tools: int, servers: int, seed: int = 7) -> dict[str, lis
             name = f"{rng.choice(_VERBS)}_{rng.choice(_NOUNS)}_{index}"
             template = {
                 "name": name,
-                "description": f"{name.replace('_', ' ').capitalize()} in the workspace. Returns JSON.",
+                "description": f"{name.replace('_', ' ').capitalize()} in the workspace.",
                 "inputSchema": {
                     "type": "object",
                     "properties": {
@@ -232,7 +232,8 @@ def bench_peak_memory(size: int) -> dict[str, Any]:
     here, servers = str(Path(__file__).parent), min(500, size // 20)
     code = (
         f"import resource, sys; sys.path.insert(0, {here!r}); import bench_scan, mcpscan;"
-        f"m = bench_scan.synthetic_snapshot({size}, {servers}); s = mcpscan.Snapshot.from_servers(m);"
+        f"m = bench_scan.synthetic_snapshot({size}, {servers});"
+        "s = mcpscan.Snapshot.from_servers(m);"
         "[mcpscan.scan(t, s, server=k) for k, ts in m.items() for t in ts];"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
@@ -273,7 +274,10 @@ def bench_description_sizes(sizes: Sequence[int], rounds: int) -> list[dict[str,
 
 
 def bench_import(rounds: int) -> dict[str, Any]:
-    code = "import time; t = time.perf_counter(); import mcpscan; mcpscan.available_checks(); print(time.perf_counter() - t)"
+    code = (
+        "import time; t = time.perf_counter(); import mcpscan; mcpscan.available_checks();"
+        "print(time.perf_counter() - t)"
+    )
     times = [
         float(
             subprocess.run(

@@ -13,6 +13,7 @@ Not collected by pytest and not run in CI.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -51,7 +52,9 @@ def test_one_input(data: bytes) -> None:
         pass
     if isinstance(value, dict):
         try:
-            mcpscan.screen_call(str(value.get("name", "tool")) or "tool", value.get("arguments"), config=_CONFIG)
+            mcpscan.screen_call(
+                str(value.get("name", "tool")) or "tool", value.get("arguments"), config=_CONFIG
+            )
         except ScanError:
             pass
 
