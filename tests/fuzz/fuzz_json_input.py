@@ -38,25 +38,18 @@ def test_one_input(data: bytes) -> None:
         value = _parse(data)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return
-    try:
+    with contextlib.suppress(ScanError):
         document = read_document(value, "fuzz")
         snapshot = mcpscan.Snapshot.from_servers(document.servers)
         for server, tool in document.entries():
             report = mcpscan.scan(tool, snapshot, server=server, config=_CONFIG)
             json.loads(report.to_json())
-    except ScanError:
-        pass
-    try:
+    with contextlib.suppress(ScanError):
         mcpscan.scan_output(value, config=_CONFIG)
-    except ScanError:
-        pass
     if isinstance(value, dict):
-        try:
-            mcpscan.screen_call(
-                str(value.get("name", "tool")) or "tool", value.get("arguments"), config=_CONFIG
-            )
-        except ScanError:
-            pass
+        name = str(value.get("name", "tool")) or "tool"
+        with contextlib.suppress(ScanError):
+            mcpscan.screen_call(name, value.get("arguments"), config=_CONFIG)
 
 
 def main() -> None:
