@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ._config import Config
@@ -72,6 +71,10 @@ def scan_many(
         raise ScanError("workers", f"expected a positive integer, got {workers!r}")
     if count == 1 or len(items) <= _CHUNK:
         return [scan(tool, snap, config=cfg) for tool in items]
+    # Imported here: the process pool machinery is costly to import and only
+    # batch callers need it.
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
     chunks = [items[i : i + _CHUNK] for i in range(0, len(items), _CHUNK)]
     with ProcessPoolExecutor(
         max_workers=count, initializer=_init_worker, initargs=(snap, cfg)

@@ -23,9 +23,8 @@ from __future__ import annotations
 import enum
 
 import attrs
-import regex
 
-from ._directive_text import B, E, alt, compile_pattern, forms, gap
+from ._directive_text import B, E, LazyPattern, alt, compile_pattern, forms, gap
 from ._directive_vocab import (
     ACT_VERBS,
     BULK_CONVERSATION,
@@ -99,11 +98,11 @@ class Rule:
     rule_id: str
     name: str
     anchors: tuple[str, ...]
-    pattern: regex.Pattern[str]
+    pattern: LazyPattern
     confidence: float
     position: Position = Position.INHERENT
     clause_confidence: float = 0.0
-    exclude: regex.Pattern[str] | None = None
+    exclude: LazyPattern | None = None
     subject_check: bool = False
     guard_negation: bool = False
     lookback: int | None = None

@@ -18,9 +18,20 @@ from typing import Any
 
 import regex
 
+from .._lazy import LazyPattern
 from .._normalize import normalize
 
-__all__ = ["B", "E", "alt", "cjk_gap", "compile_pattern", "forms", "gap", "normalize_template"]
+__all__ = [
+    "B",
+    "E",
+    "LazyPattern",
+    "alt",
+    "cjk_gap",
+    "compile_pattern",
+    "forms",
+    "gap",
+    "normalize_template",
+]
 
 #: Word boundaries that also work when a phrase starts or ends with a
 #: non-word character (".env", "<|im_start|>"): nothing word-like may touch it.
@@ -162,12 +173,13 @@ def normalize_template(template: str) -> str:
     return "".join(out)
 
 
-def compile_pattern(template: str, **slots: str) -> regex.Pattern[str]:
-    """Normalize the template's words, fill ``%(slot)s`` placeholders, compile.
+def compile_pattern(template: str, **slots: str) -> LazyPattern:
+    """Normalize the template's words, fill ``%(slot)s`` placeholders, and
+    return the pattern, compiled on first use.
 
     The ``regex`` module gives Unicode word boundaries and the bounded
     variable-length lookbehinds the position rules use.
     """
     # Slots are normalized too: a slot may carry a hand-written fragment
     # ("antes de usar"), and normalizing an ``alt`` twice changes nothing.
-    return regex.compile(normalize_template(template % slots))
+    return LazyPattern(normalize_template(template % slots))

@@ -34,6 +34,8 @@ import ahocorasick
 import attrs
 import regex
 
+from .._lazy import LazyPattern
+
 __all__ = [
     "KINDS",
     "SECRET_KEYWORDS",
@@ -89,7 +91,7 @@ class GatedPattern:
     """A pattern and the lower-case keywords one of which every match contains."""
 
     kind: str
-    pattern: regex.Pattern[str]
+    pattern: LazyPattern
     keywords: tuple[str, ...]
 
 
@@ -163,7 +165,7 @@ _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def _gated(kind: str, pattern: str, *keywords: str) -> GatedPattern:
-    return GatedPattern(kind, regex.compile(pattern, _FLAGS), keywords)
+    return GatedPattern(kind, LazyPattern(pattern, _FLAGS), keywords)
 
 
 # An interpreter a downloaded script is piped into.

@@ -51,6 +51,7 @@ import regex
 from confusable_homoglyphs import confusables as _confusables
 
 from .._check import Context
+from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
 from ._shell_patterns import GatedPattern, KeywordGate, ShellThreat, find_shell_threats
 
@@ -187,7 +188,7 @@ _INSTRUCTIONS = KeywordGate(
     (
         GatedPattern(
             "tells the model to drop its instructions",
-            regex.compile(
+            LazyPattern(
                 r"\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?"
                 r"\b(?:instructions?|rules?|prompts?|guidelines?|directions?|polic(?:y|ies)|"
                 r"constraints?|guardrails?)\b",
@@ -197,7 +198,7 @@ _INSTRUCTIONS = KeywordGate(
         ),
         GatedPattern(
             "tells the model to hide something from the user",
-            regex.compile(
+            LazyPattern(
                 r"\b(?:do not|don't|never|without)\b[^.\n]{0,20}?"
                 r"\b(?:tell|telling|inform|informing|mention|mentioning|reveal|revealing|show|"
                 r"showing|alert|alerting|notify|notifying|ask|asking|let)\b"
@@ -208,7 +209,7 @@ _INSTRUCTIONS = KeywordGate(
         ),
         GatedPattern(
             "asks the model for secrets",
-            regex.compile(
+            LazyPattern(
                 r"\b(?:read|cat|open|load|access|fetch|collect|include|attach|append|send|"
                 r"upload|exfiltrate|leak)\b[^.\n]{0,60}?(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|"
                 r"\.aws/credentials|(?<![\w.])\.env\b|\bprivate keys?\b|\bapi[ _-]?keys?\b|"
@@ -235,7 +236,7 @@ _INSTRUCTIONS = KeywordGate(
         ),
         GatedPattern(
             "addresses the model directly",
-            regex.compile(
+            LazyPattern(
                 r"\byou (?:must|should|are required to|need to|will now|are now)\b|"
                 r"\bfrom now on\b|\bnew instructions?\b|\bsystem prompt\b|"
                 r"<\s*/?\s*(?:important|system|instructions?)\s*>|"
@@ -256,7 +257,7 @@ _INSTRUCTIONS = KeywordGate(
         ),
         GatedPattern(
             "tells the model to send data out",
-            regex.compile(
+            LazyPattern(
                 r"\b(?:send|post|upload|forward|exfiltrate|transmit)\b[^.\n]{0,80}?\bto\b"
                 r"[^.\n]{0,20}?(?:https?://|\S+@[\w-]+\.)",
                 _INSTRUCTION_FLAGS,
