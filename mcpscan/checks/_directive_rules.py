@@ -352,6 +352,22 @@ CONCEALMENT_RULES = (
         exclude=_SECRET_EXCLUDE,
         subject_check=True,
     ),
+    # "do not show the bcc to the user", "never display this step to the
+    # user", "don't show the user the copy". A UI hint about what to show is
+    # usually positive ("show the user a summary"); a prohibition on showing
+    # something to the user is concealment. Not "never show the API key to
+    # the user" (protecting a secret: excluded).
+    rule(
+        CONCEALMENT,
+        "show-the-user prohibition",
+        ("show", "display"),
+        rf"{B}%(neg)s (?:ever )?(?:show|display){E} (?:(?:\S+ ){{0,4}}?to %(user)s|%(user)s{E})",
+        0.6,
+        neg=_NEG,
+        user=_USER,
+        exclude=_SECRET_EXCLUDE,
+        subject_check=True,
+    ),
     # "don't let the user know", "never let them see".
     rule(
         CONCEALMENT,
@@ -1805,6 +1821,15 @@ PSEUDO_SYSTEM_RULES = (
             "note to the assistant",
             "note to the model",
             "note to claude",
+            "note for ai",
+            "note for the ai",
+            "note for assistant",
+            "note for the assistant",
+            "note for the model",
+            "note for claude",
+            "instructions for the assistant",
+            "instructions for the ai",
+            "instructions for the model",
             "ai instruction",
             "assistant instruction",
             "admin message",
@@ -2946,7 +2971,10 @@ DATA_ROUTING_RULES = (
         ),
         rf"{B}(?:%(adv)s (?P<verb>%(copy)s){E} (?:%(gap8)s)?(?:to |@ ?|: ?)?(?:%(email)s|%(url)s)"
         rf"|(?P<verb>%(copy)s){E} (?:%(gap3)s)?%(bulk)s{E} (?:%(gap6)s)?(?:to|for) (?:%(email)s"
-        rf"|%(url)s))",
+        rf"|%(url)s)"
+        rf"|(?P<verb>add|put|insert|include){E} (?:a |an )?(?:bcc|cc|blind copy){E}\s?:? ?%(email)s"
+        rf"|(?P<verb>add|put|insert|include){E} %(email)s (?:as |in |to )(?:a |an |the )?"
+        rf"(?:bcc|cc|blind copy|blind-copy)(?: recipient| field| line| list)?{E})",
         0.65,
         position=Position.LEAD,
         clause_confidence=0.6,
