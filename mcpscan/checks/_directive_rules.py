@@ -224,6 +224,17 @@ _USER_WORDS = alt(
     "account owner",
     "principal",
     "people",
+    # The user described rather than named: "the person you are talking to".
+    "person you are talking to",
+    "person you are chatting with",
+    "person you are speaking with",
+    "person you are helping",
+    "person chatting with you",
+    "person talking to you",
+    "human you are talking to",
+    "human you are helping",
+    "human in the loop",
+    "people you are talking to",
 )
 _USER = rf"{alt('the', 'your', 'any', 'an', 'a', 'our')}? ?{_USER_WORDS}{E}"
 _SELF = alt(
@@ -1992,6 +2003,7 @@ PRIORITY_RULES = (
         this=_THIS_TOOL,
         others=_OTHERS,
         subject_check=True,
+        exclude=_OWN_SERVER,
     ),
     # "this tool must be called before any other tool".
     rule(
@@ -2469,6 +2481,10 @@ _FRAME = (
     rf"(?:{_BEFORE} {_EACH} {_TURNS}{E}"
     # "before using this tool", "prior to responding"
     rf"|{_BEFORE} (?:you )?(?:{_USING}){E}"
+    # "before you set a timer,", "before you do anything else,": any clause
+    # the model is about to act in; the side action still has to read a
+    # secret or send data out for a pre-action rule to fire.
+    rf"|{_BEFORE} you (?:\S+ ){{0,5}}?\S+,"
     # "to use this tool correctly you must"
     rf"|(?:in order )?to {_TO_USE} {_THE_TOOL}(?: {_PROPERLY})?,? "
     rf"(?:you |the assistant |the model |the agent )?{_OBLIGED}{E}"

@@ -302,11 +302,12 @@ _NOT_SECRET_FILE = r"(?![\w.-]{0,40}\.(?:pub|example|sample|template|dist)\b)"
 # A target may be quoted or in a code span: "read `~/.ssh/id_rsa`".
 _OPEN_QUOTE = r"(?:['\"`“«(<]\s?)?"
 
-# The directories in front of a secret file: "~/", "/home/alice/", "$HOME/".
+# The directories in front of a secret file: "~/", "/home/alice/", "$HOME/",
+# and globs ("/home/*/"), which name every user's copy of the file.
 # It starts a token (never inside a word) and each directory is matched
 # possessively, so a failed prefix costs one step per character and at most
 # eight directories are given back.
-_PATH_PREFIX = r"(?:(?<![^\s'\"`“«(<=:,;])(?:[~\w.$%-]{0,40}+/){1,8})?"
+_PATH_PREFIX = r"(?:(?<![^\s'\"`“«(<=:,;])(?:[~\w.$%*-]{0,40}+/){1,8})?"
 
 STRONG_TARGET = (
     rf"{_OPEN_QUOTE}(?:{_PATH_PREFIX}{B}{alt(*SECRET_PATHS)}(?![\w-]){_NOT_SECRET_FILE}"
