@@ -61,6 +61,7 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
+
 __all__ = [
     "CallDecision",
     "Check",

@@ -113,7 +113,7 @@ def _check_body(check_id: str = "x", version: str = "1", extra: str = "") -> str
         ("CHECK = object()", "check id"),
         (_check_body(check_id="Bad Id"), "check id"),
         (_check_body(version=""), "version"),
-        ("class C:\n    id = 'x'\n    version = '1'\nCHECK = C()", "run("),
+        ("class C:\n    id = 'x'\n    version = '1'\nCHECK = C()", r"run\("),
         (_check_body(extra="surfaces = 'output'"), "surfaces"),
         (_check_body(extra="surfaces = ('disk',)"), "surfaces"),
         (_check_body(check_id="other"), "entry point name"),
