@@ -3192,7 +3192,7 @@ _LOOKBACK = {
     "side action on a sensitive target": 40,
     "side action sending data out": 40,
     "sensitive data, then routed": 120,
-    "covert copy to an outside address": 40,
+    "covert copy to an outside address": 120,  # "add <a long address> to bcc"
     "parameter filled with private data": 60,
     "instructed transmission to an outside address": 8,
 }
