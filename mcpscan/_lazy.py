@@ -15,7 +15,13 @@ from collections.abc import Iterator
 
 import regex
 
-__all__ = ["LazyPattern"]
+__all__ = ["BACKSTOP_SECONDS", "LazyPattern"]
+
+#: The longest one search may take. Every pattern is written to be linear
+#: (a test feeds each one a crafted worst case), so this is a backstop for
+#: a pattern that is not: the search raises ``TimeoutError``, which the
+#: orchestrator records as a ``regex_timeout`` cap rather than a failure.
+BACKSTOP_SECONDS = 1.0
 
 
 @functools.cache
@@ -36,12 +42,12 @@ class LazyPattern:
         return _compile(self.source, self.flags)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
-        return self.compiled().search(text, pos, endpos)
+        return self.compiled().search(text, pos, endpos, timeout=BACKSTOP_SECONDS)
 
     def match(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
-        return self.compiled().match(text, pos, endpos)
+        return self.compiled().match(text, pos, endpos, timeout=BACKSTOP_SECONDS)
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int | None = None
     ) -> Iterator[regex.Match[str]]:
-        return self.compiled().finditer(text, pos, endpos)
+        return self.compiled().finditer(text, pos, endpos, timeout=BACKSTOP_SECONDS)

@@ -138,6 +138,20 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                 )
                 raise _NotASignal(f"yielded {what}, expected a Signal with check_id {loaded.id!r}")
             signals.append(_safe_signal(item, config))
+    except TimeoutError:
+        if strict:
+            raise
+        # A regular expression hit its time backstop: the check's remaining
+        # work on this tool is cut, like any other limit, and its signals
+        # so far stand.
+        capped.append(
+            CappedEntry(
+                limit="regex_timeout",
+                location="",
+                skipped="the rest of this check's work on this tool",
+                check_id=loaded.id,
+            )
+        )
     except Exception as error:
         if strict:
             raise

@@ -611,7 +611,10 @@ _PEM = re.compile(
     + _PEM_BODY
     + r"(?P<end>-----END (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----)?"
 )
-_PEM_NOISE = re.compile(r"\s|\\[nr]|[A-Za-z-]+: [^\\\n]*")
+# A header line ("Proc-Type: 4,ENCRYPTED") starts at the start of a letter
+# run, never inside one: without the lookbehind a long run of letters is
+# rescanned from every position (quadratic).
+_PEM_NOISE = re.compile(r"\s|\\[nr]|(?<![A-Za-z-])[A-Za-z-]+: [^\\\n]*")
 _PEM_MIN_ENTROPY = 4.5
 _PEM_PLACEHOLDERS = (
     "...",

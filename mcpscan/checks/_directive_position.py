@@ -178,7 +178,9 @@ _MODALS = alt(
     "is required to",
     "ought to",
 )
-_MODAL = compile_pattern(rf"(?:^|(?P<before>\S+)\s){_MODALS}[,:]?\s?$")
+# The word before the modal starts at a word start (the lookbehind): without
+# it a long run of non-spaces is rescanned from every position.
+_MODAL = compile_pattern(rf"(?:^|(?<!\S)(?P<before>\S+)\s){_MODALS}[,:]?\s?$")
 _MODEL_WORDS = alt(
     "you",
     "assistant",
