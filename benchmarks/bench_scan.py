@@ -230,18 +230,18 @@ def bench_peak_memory(size: int) -> dict[str, Any]:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     here, servers = str(Path(__file__).parent), min(500, size // 20)
+    # VmHWM (the peak resident set) of a fresh interpreter: ru_maxrss would
+    # include the parent's memory from before exec.
     code = (
-        f"import resource, sys; sys.path.insert(0, {here!r}); import bench_scan, mcpscan;"
+        f"import sys; sys.path.insert(0, {here!r}); import bench_scan, mcpscan;"
         f"m = bench_scan.synthetic_snapshot({size}, {servers});"
         "s = mcpscan.Snapshot.from_servers(m);"
         "[mcpscan.scan(t, s, server=k) for k, ts in m.items() for t in ts];"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "status = open('/proc/self/status').read().splitlines();"
+        "print([line.split()[1] for line in status if line.startswith('VmHWM')][0])"
     )
-    rss_kb = int(
-        subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True
-        ).stdout
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    rss_kb = int(done.stdout)
     return {
         "tools": size,
         "tracemalloc_peak_mb": round(peak / 2**20, 1),
