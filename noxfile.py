@@ -80,7 +80,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def types(session: nox.Session) -> None:
-    session.install("-e", ".", "mypy")
+    session.install("-e", ".[mcp]", "mypy", "types-regex")
     session.run("mypy", "--strict", "mcpscan")
 
 
