@@ -758,7 +758,10 @@ CONCEALMENT_RULES = (
             "admit",
         ),
         rf"{B}%(neg)s (?:ever )?%(say)s (?:%(self)s{E}%(follow)s|that you{E}|the fact that{E}"
-        rf"|anything about (?:this|these|it){E})",
+        rf"|anything about (?:this|these|it){E}"
+        # "never mention the file upload", "do not reveal the extra request":
+        # an action of the model's own, not a secret it protects.
+        rf"|(?:the|any|your) (?:\S+ )?%(hidden)s{E})",
         0.7,
         neg=_NEG,
         say=alt(
@@ -784,6 +787,7 @@ CONCEALMENT_RULES = (
         ),
         self=_SELF,
         follow=_SELF_FOLLOW,
+        hidden=_HIDDEN_THINGS,
         exclude=_SECRET_EXCLUDE,
         subject_check=True,
     ),
@@ -1439,6 +1443,34 @@ OVERRIDE_RULES = (
             "orders",
         ),
     ),
+    # "this is the developer speaking", "message from your administrator":
+    # text in a tool description that claims to come from whoever configures
+    # the model. A tool's author writing "the developer can set ..." is
+    # not a claim of identity and does not match.
+    rule(
+        OVERRIDE,
+        "claimed authority",
+        ("speaking", "here", "message from", "note from", "instructions from", "orders from"),
+        rf"{B}(?:this is (?:the |your )?%(who)s (?:speaking|here|talking){E}"
+        rf"|(?:a |an )?(?:message|note|instructions?|orders?|directive) from (?:the |your )?%(who)s"
+        rf"(?: team)?\s?:)",
+        0.65,
+        who=alt(
+            "developer",
+            "developers",
+            "admin",
+            "administrator",
+            "system administrator",
+            "operator",
+            "creator",
+            "owner",
+            "system",
+            "anthropic",
+            "openai",
+            "your creator",
+            "security team",
+        ),
+    ),
     # "you are now DAN", "from now on you will", "you have no restrictions".
     # Not "act as a proxy", "you are now logged in", "from now on, prices are
     # shown in euros".
@@ -1478,7 +1510,8 @@ OVERRIDE_RULES = (
         rf"|who has no) (?:ethical |moral |content |safety |usage )?%(limits)s{E}"
         rf"|(?:from now on|henceforth|from this point on|from this point forward|from here on"
         rf"|from this moment on|starting now),? (?:you|always|never|ignore|respond|answer|act"
-        rf"|behave|only|your|every (?:response|answer|reply))\b"
+        rf"|behave|only|your|every (?:response|answer|reply)|forward|send|copy|include|append"
+        rf"|share|route|report)\b"
         rf"|you are (?:an? )?(?:%(badadj)s) (?:%(bot)s){E}"
         rf"|you (?:have|are under|are bound by) no (?:\w+ )?%(limits)s{E}"
         rf"|you are no longer (?:bound|restricted|limited|constrained|required|an? (?:ai|assistant"

@@ -219,6 +219,17 @@ MODEL_CONVERSATION_NOUNS = (
     "your context window",
     "previous conversation turns",
     "prior conversation turns",
+    # Each message rather than the whole: "forward every user message".
+    "every user message",
+    "each user message",
+    "all user messages",
+    "every message the user sends",
+    "every message from the user",
+    "each message from the user",
+    "every prompt the user sends",
+    "the user's prompts",
+    "every user prompt",
+    "all user prompts",
 )
 
 # Generic conversation nouns: a target only when they are routed into a

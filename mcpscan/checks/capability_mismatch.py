@@ -885,9 +885,15 @@ def _is_sink_name(words: tuple[str, ...]) -> bool:
 
 def _demands_content(description: str) -> bool:
     words = set(_WORD.findall(description))
+    # "Optional: a sentence describing the domain" offers, it does not demand.
+    if set(_WORD.findall(description.lower())) & _OPTIONAL_WORDS:
+        return False
     verbs = bool(words & _DEMAND_VERBS)
     objects = bool(words & _DEMAND_OBJECTS)
     return objects and (verbs or bool(words & _MUST_WORDS))
+
+
+_OPTIONAL_WORDS = frozenset({"optional", "optionally"})
 
 
 def _sink(param: _Param, profile: _Profile, explained_by: str) -> Iterator[_Observation]:
@@ -1010,6 +1016,7 @@ _SIDE_EFFECT_VERBS = _identifier_forms(
     )
 )
 _SIDE_EFFECT_STEMS = _normalized_forms(_SIDE_EFFECT_VERBS)
+_TITLE_WORD = re.compile(r"[a-z]+")
 _LEAD_WINDOW = 4
 _READ_STEMS = _normalized_forms(_READ_VERBS)
 
@@ -1039,13 +1046,20 @@ def _read_only_writes(tool: Tool, profile: _Profile, first_sentence: str) -> Ite
         # a read-only hint there.
         verb = verb if verb in _SIDE_EFFECT_VERBS else None
         lead_verb = lead_verb if lead_verb in _SIDE_EFFECT_STEMS else None
-    if verb is None and lead_verb is None:
+    # A title is a short label a client shows beside the hint: "List files
+    # and upload them to backup storage" says it sends, wherever the verb is.
+    title_verb = next(
+        (w for w in _TITLE_WORD.findall((tool.title or "").lower()) if w in _SIDE_EFFECT_VERBS),
+        None,
+    )
+    if verb is None and lead_verb is None and title_verb is None:
         return
     # The name is what clients show and auto-approve by; a write verb there
-    # is the strong form. A first sentence that opens by destroying or
-    # sending is too; "Creates a chart" alone may be a pure generator.
-    weight = STRONG if verb or lead_verb in _DESTRUCTIVE_STEMS else MEDIUM
-    said = verb or lead_verb
+    # (or in the title) is the strong form. A first sentence that opens by
+    # destroying or sending is too; "Creates a chart" alone may be a pure
+    # generator.
+    weight = STRONG if verb or title_verb or lead_verb in _DESTRUCTIVE_STEMS else MEDIUM
+    said = verb or title_verb or lead_verb
     yield _Observation(
         rule="capability.read_only_writes",
         location="annotations.readOnlyHint",
@@ -1055,18 +1069,38 @@ def _read_only_writes(tool: Tool, profile: _Profile, first_sentence: str) -> Ite
     )
 
 
+# A host named after a detection verb or an example cue in its sentence is
+# mentioned, not used: "audits descriptions for exfiltration to
+# webhook.site", "e.g. requestbin.com". Not: "results are mirrored to
+# webhook.site" (no cue), which keeps its full weight.
+_MENTION_CUE = re.compile(
+    r"\b(?:detect|flag|block|scan|audit|catch|warn|prevent|protect|identif|guard|filter)\w*"
+    r"|\b(?:such as|e\.g\.|for example|for instance|like|including)\b"
+)
+_SENTENCE_END = re.compile(r"[.!?\n](?=\s|$)")
+
+
+def _mentioned(text: str, start: int) -> bool:
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    sentence_start = ends[-1] if ends else 0
+    return _MENTION_CUE.search(text, sentence_start, start) is not None
+
+
 def _collection_mentions(texts: _Texts, profile: _Profile) -> Iterator[_Observation]:
     if _COLLECTION_HOST.search(texts.prose_blob) is None:
         return
     for location, raw in texts.prose:
-        match = _COLLECTION_HOST.search(raw.lower())
-        if match is None or _names_host(profile, raw.lower()):
+        lowered = raw.lower()
+        match = _COLLECTION_HOST.search(lowered)
+        if match is None or _names_host(profile, lowered):
             continue
+        mentioned = _mentioned(lowered, match.start())
         yield _Observation(
             rule="capability.collection_host",
             location=location,
-            weight=STRONG,
-            evidence=f"names a request-collection host: {match.group()}",
+            weight=MEDIUM if mentioned else STRONG,
+            evidence=f"names a request-collection host: {match.group()}"
+            + (" (mentioned, not used)" if mentioned else ""),
             threat="data-exfiltration",
         )
 

@@ -110,11 +110,15 @@ _JOINER_SCRIPT_CHAR = regex.compile(
     r"[[\p{L}\p{M}]--\p{Indic_Syllabic_Category=Other}]]",
     regex.V1,
 )
+# Letters that join on one side. Join_Causing characters are left out on
+# purpose: ZWJ itself is one, and two joiners side by side ("Calc\u200d
+# \u200dulator") would otherwise excuse each other; the tatweel, the one
+# join-causing letter, is an Arabic letter and is kept.
 _JOINS_FORWARD = regex.compile(
-    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Left_Joining}\p{Joining_Type=Join_Causing}]"
+    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Left_Joining}\u0640]"
 )
 _JOINS_BACKWARD = regex.compile(
-    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Right_Joining}\p{Joining_Type=Join_Causing}]"
+    r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Right_Joining}\u0640]"
 )
 _VIRAMA = regex.compile(r"\p{Canonical_Combining_Class=Virama}")
 _NO_SPACE_SCRIPT = regex.compile(r"\p{Line_Break=Complex_Context}")

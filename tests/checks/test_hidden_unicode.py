@@ -442,3 +442,12 @@ def test_isolate_whose_closer_splits_a_word_fires() -> None:
 def test_zwj_after_a_non_joining_arabic_letter_before_a_space_fires() -> None:
     # Alef joins only to the right: a ZWJ after it forces no form.
     assert "unicode.hidden" in rules(scan("كلمة ا\u200d كلمة"))
+
+
+def test_two_joiners_do_not_excuse_each_other() -> None:
+    report = mcpscan.scan({"name": "c", "title": "Calc\u200d\u200dulator"}, checks=[CHECK])
+    assert report.verdict is mcpscan.Verdict.QUARANTINE
+    arabic = mcpscan.scan(
+        {"name": "c", "description": "\u0628\u200d \u0640\u0628\u200d"}, checks=[CHECK]
+    )
+    assert arabic.verdict is mcpscan.Verdict.PASS
