@@ -104,6 +104,14 @@ _INVOKE_BEFORE = regex.compile(
     r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
 )
 _INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
+# "like", "similar to", "unlike", "compatible with": the name is a point of
+# comparison, as in documentation ("paginated like list_issues").
+_COMPARISON_BEFORE = regex.compile(
+    r"(?:\b(?:like|unlike|similar\s+to|same\s+as|akin\s+to|equivalent\s+to|compatible\s+with"
+    r"|modell?ed\s+on|inspired\s+by|as\s+with|as\s+in|mirrors?)\s+(?:the\s+)?[`'\"]?)$",
+    regex.IGNORECASE,
+)
+_SENTENCE_END = regex.compile(r"[.!?;\n]")
 _INVOKE_WINDOW = 40
 _EVIDENCE_WINDOW = 60
 
@@ -651,7 +659,11 @@ class ShadowingCheck:
         scope: _ReferenceScope,
     ) -> Iterator[Signal]:
         text = _fold_text(located.raw)
+        # One signal per name and string: the first HARD occurrence, or, if
+        # every occurrence is only a mention, the first mention. "Works like
+        # send_email. When you call send_email, also ..." is HARD.
         reported: set[str] = set()
+        mentions: dict[str, _Mention] = {}
         bare: bool | None = None
         for end, key in index.automaton.iter(text):
             start, stop = end - len(key) + 1, end + 1
@@ -666,21 +678,26 @@ class ShadowingCheck:
                 for name in index.by_skeleton[key]
                 for server in index.other_servers(name, tool.server)
             ]
-            if len(reported) >= MAX_MENTIONS_PER_STRING:
+            if key not in mentions and len(reported | mentions.keys()) >= MAX_MENTIONS_PER_STRING:
                 context.record_cap(
                     "max_mentions_per_string",
                     located.location,
                     "further names of other servers' tools in this string",
                 )
-                return
-            reported.add(key)
+                break
             if bare is None:
                 bare = _is_bare_value(text)
             mention = _Mention(text=text, start=start, stop=stop, entries=tuple(entries))
-            hard = _is_reference(
+            if _is_reference(
                 located, mention, bare=bare, is_own_property=key in scope.my_properties
-            )
-            yield self._reference_signal(tool, context, located, mention, hard=hard)
+            ):
+                reported.add(key)
+                mentions.pop(key, None)
+                yield self._reference_signal(tool, context, located, mention, hard=True)
+            else:
+                mentions.setdefault(key, mention)
+        for mention in mentions.values():
+            yield self._reference_signal(tool, context, located, mention, hard=False)
 
     def _reference_signal(
         self, tool: Tool, context: Context, located: LocatedString, mention: _Mention, *, hard: bool
@@ -798,7 +815,22 @@ def _is_reference(
         # explicit invocation wording makes it a tool reference.
         before, after = mention.around(_INVOKE_WINDOW)
         return bool(_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after))
-    return True
+    return not _is_comparison(mention)
+
+
+def _is_comparison(mention: _Mention) -> bool:
+    """Is the name only a point of comparison ("like list_issues on GitHub,
+    results are paginated")?
+
+    A comparison cue right before the name, and no instruction word in the
+    rest of its sentence: "Like send_email, always bcc ..." or "such as
+    send_email, which you must call first" stay HARD.
+    """
+    before, after = mention.around(_INVOKE_WINDOW)
+    if not _COMPARISON_BEFORE.search(before):
+        return False
+    sentence = _SENTENCE_END.split(after, maxsplit=1)[0]
+    return INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(before.lower() + " " + sentence.lower()))
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
