@@ -95,7 +95,9 @@ class Context:
 
     def for_check(self, check_id: str) -> Context:
         """A copy handed to one check, with its own cap log."""
-        return attrs.evolve(self, check_id=check_id, caps=_CapLog())
+        # Built directly rather than with attrs.evolve: this runs once per
+        # check per scan, on the inline path of a gateway.
+        return Context(self.snapshot, self.config, self.view, self.surface, check_id, _CapLog())
 
     def recorded_caps(self) -> tuple[CappedEntry, ...]:
         return tuple(self._caps.entries)
