@@ -305,24 +305,17 @@ def _closes_next(text: str, start: int) -> bool:
 
 
 def _read_config(path: str) -> object:
+    cli = _cli()
+    text = cli.read_text(path, sys.stdin)
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise _input_error(f"{path}: cannot read: {error.strerror or error}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise _input_error(f"{path}: not valid UTF-8 (byte {error.start})") from None
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise _input_error(f"{path}: JSON nested too deeply to read") from None
-    except ValueError as error:
+        return cli.parse_json(path, text)
+    except cli._InputError as error:
         first = error
+    # VS Code's settings allow comments and trailing commas.
     try:
         return json.loads(_strip_jsonc(text))
     except (ValueError, RecursionError):
-        raise _input_error(f"{path}: not valid JSON: {first}") from None
+        raise first from None
 
 
 def _servers_of(document: object, path: str) -> tuple[str, Mapping[str, Any]]:

@@ -47,7 +47,8 @@ def _parse_int(digits: str) -> int | float:
     return int(digits)
 
 
-def _read_json(path: str, stdin: TextIO) -> object:
+def read_text(path: str, stdin: TextIO) -> str:
+    """The UTF-8 text of a file, or of stdin for ``-``; one-line errors."""
     try:
         if path == "-":
             data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
@@ -56,15 +57,23 @@ def _read_json(path: str, stdin: TextIO) -> object:
     except OSError as error:
         raise _InputError(f"{path}: cannot read: {error.strerror or error}") from None
     try:
-        text = data.decode("utf-8-sig")
+        return str(data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
         raise _InputError(f"{path}: not valid UTF-8 (byte {error.start})") from None
+
+
+def parse_json(path: str, text: str) -> object:
+    """Parse JSON read from ``path``; huge integers are read as infinities."""
     try:
         return json.loads(text, parse_int=_parse_int)
     except RecursionError:
         raise _InputError(f"{path}: JSON nested too deeply to read") from None
     except ValueError as error:
         raise _InputError(f"{path}: not valid JSON: {error}") from None
+
+
+def _read_json(path: str, stdin: TextIO) -> object:
+    return parse_json(path, read_text(path, stdin))
 
 
 def _default_server(path: str) -> str:
