@@ -30,7 +30,6 @@ import unicodedata
 from collections.abc import Mapping
 
 import regex
-from confusable_homoglyphs import confusables as _confusables
 
 __all__ = ["confusable_skeleton", "is_invisible", "normalize"]
 
@@ -45,10 +44,15 @@ _INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]+")
 _FOLDABLE_SCRIPTS = regex.compile(r"[\p{Latin}\p{Greek}\p{Cyrillic}\p{Armenian}\p{Cherokee}]")
 
 
-def _build_fold_map() -> Mapping[str, str]:
+@functools.cache
+def _fold_map() -> Mapping[str, str]:
     """Non-ASCII letter -> the single lower-case ASCII letter or digit it imitates."""
+    # Loaded on first use: ASCII text (most of what a scan sees) never needs
+    # the table, and reading it costs a few tens of milliseconds.
+    from confusable_homoglyphs import confusables  # noqa: PLC0415
+
     out: dict[str, str] = {}
-    for char, homoglyphs in _confusables.confusables_data.items():
+    for char, homoglyphs in confusables.confusables_data.items():
         if len(char) != 1 or char.isascii() or not _FOLDABLE_SCRIPTS.match(char):
             continue
         targets = {
@@ -66,8 +70,6 @@ def _build_fold_map() -> Mapping[str, str]:
             out[lower] = target
     return out
 
-
-_FOLD = _build_fold_map()
 
 # Typographic apostrophes become "'"; the backtick is left alone, since
 # code spans (`like this`) tell wording checks that a phrase is quoted.
@@ -103,12 +105,13 @@ def _fold_word(word: str) -> str:
     contains any letter with no Latin twin is left alone, so real Cyrillic
     text stays readable to the multilingual phrase lists.
     """
-    if not any(char in _FOLD for char in word):
+    fold = _fold_map()
+    if not any(char in fold for char in word):
         return word
     has_ascii_letter = any(char.isascii() and char.isalpha() for char in word)
-    if not has_ascii_letter and not all(char in _FOLD or not char.isalpha() for char in word):
+    if not has_ascii_letter and not all(char in fold or not char.isalpha() for char in word):
         return word
-    return "".join(_FOLD.get(char, char) for char in word)
+    return "".join(fold.get(char, char) for char in word)
 
 
 # The light stemmer's rules, by the word's last letter (most words end in
@@ -251,4 +254,5 @@ def confusable_skeleton(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
-    return "".join(_FOLD.get(char, char) for char in text)
+    fold = _fold_map()
+    return "".join(fold.get(char, char) for char in text)

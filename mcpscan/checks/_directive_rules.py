@@ -20,11 +20,20 @@ Multilingual rules live in ``_directive_rules_i18n``; the check merges both.
 
 from __future__ import annotations
 
-import enum
-
 import attrs
 
-from ._directive_text import B, E, LazyPattern, alt, compile_pattern, forms, gap
+from ._directive_model import (
+    CONCEALMENT,
+    DATA_ROUTING,
+    OVERRIDE,
+    PRE_ACTION,
+    PRIORITY,
+    PSEUDO_SYSTEM,
+    SENSITIVE_TARGET,
+    Position,
+    Rule,
+)
+from ._directive_text import B, E, alt, compile_pattern, forms, gap
 from ._directive_vocab import (
     ACT_VERBS,
     BULK_CONVERSATION,
@@ -61,54 +70,9 @@ __all__ = [
     "Rule",
 ]
 
-CONCEALMENT = "directive.concealment"
-PRE_ACTION = "directive.pre_action"
-OVERRIDE = "directive.override"
-PSEUDO_SYSTEM = "directive.pseudo_system"
-PRIORITY = "directive.priority"
-DATA_ROUTING = "directive.data_routing"
-SENSITIVE_TARGET = "directive.sensitive_target"
 
-
-class Position(enum.Enum):
-    """How a rule decides that its phrase is addressed to the model."""
-
-    INHERENT = "inherent"
-    LEAD = "lead"
-    FRAMED = "framed"
-
-
-@attrs.frozen
-class Rule:
-    """One phrase family member.
-
-    ``exclude`` (optional) is searched in the match and the 80 characters
-    each side of it; a hit cancels the rule there. ``subject_check`` drops a match
-    preceded by a descriptive subject ("the parser ignores previous ...").
-    ``guard_negation`` drops a match whose clause is already negated ("never
-    send data without telling the user" is a safeguard, not concealment).
-    ``descriptive_confidence`` (LEAD rules) is the score when the verb has
-    another subject ("the request includes your system prompt"); None drops
-    such a match.
-    ``lookback`` bounds how far before its anchor a match may start (None:
-    the whole window); a small bound lets the check try a few word starts
-    instead of searching the window.
-    """
-
-    rule_id: str
-    name: str
-    anchors: tuple[str, ...]
-    pattern: LazyPattern
-    confidence: float
-    position: Position = Position.INHERENT
-    clause_confidence: float = 0.0
-    exclude: LazyPattern | None = None
-    subject_check: bool = False
-    guard_negation: bool = False
-    lookback: int | None = None
-    descriptive_confidence: float | None = None
-
-
+# The rule ids, Position and Rule live in the light _directive_model module
+# (re-exported here), so the check can import them without building tables.
 def rule(
     rule_id: str,
     name: str,

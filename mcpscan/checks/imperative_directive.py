@@ -32,6 +32,7 @@ All signals are SOFT: wording is evidence for a person, never proof.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator
 
@@ -43,6 +44,17 @@ from .._check import Context
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
+from ._directive_model import (
+    CONCEALMENT,
+    DATA_ROUTING,
+    OVERRIDE,
+    PRE_ACTION,
+    PRIORITY,
+    PSEUDO_SYSTEM,
+    SENSITIVE_TARGET,
+    Position,
+    Rule,
+)
 from ._directive_position import (
     DETECTED,
     EXAMPLE,
@@ -52,19 +64,6 @@ from ._directive_position import (
     mention_reason,
     negated_clause,
 )
-from ._directive_rules import (
-    CONCEALMENT,
-    DATA_ROUTING,
-    OVERRIDE,
-    PRE_ACTION,
-    PRIORITY,
-    PSEUDO_SYSTEM,
-    RULES,
-    SENSITIVE_TARGET,
-    Position,
-    Rule,
-)
-from ._directive_rules_i18n import I18N_RULES
 
 __all__ = ["CHECK", "MENTION_CONFIDENCE", "ImperativeDirectiveCheck"]
 
@@ -93,7 +92,6 @@ _THREATS = {
     SENSITIVE_TARGET: "credential-theft",
 }
 
-ALL_RULES: tuple[Rule, ...] = (*RULES, *I18N_RULES)
 
 # Schema keys whose values are documentation examples by definition.
 _EXAMPLE_KEYS = frozenset({"examples", "example"})
@@ -118,7 +116,21 @@ def _build_automaton(rules: tuple[Rule, ...]) -> ahocorasick.Automaton:
     return automaton
 
 
-_AUTOMATON = _build_automaton(ALL_RULES)
+@functools.cache
+def rule_table() -> tuple[tuple[Rule, ...], ahocorasick.Automaton]:
+    """Every rule (English and the other languages) and one automaton over
+    all their anchors, built on the first scan and kept for the process.
+
+    Building the phrase tables passes every phrase through the normalizer
+    (about 0.1 s); doing it on first use keeps ``import mcpscan`` and check
+    discovery fast for applications that scan later or not at all.
+    """
+    # Imported here, not at the top: importing builds the tables.
+    from ._directive_rules import RULES  # noqa: PLC0415
+    from ._directive_rules_i18n import I18N_RULES  # noqa: PLC0415
+
+    rules = (*RULES, *I18N_RULES)
+    return rules, _build_automaton(rules)
 
 
 def _is_word_char(char: str) -> bool:
@@ -142,7 +154,7 @@ _Anchor = tuple[int, int, tuple[int, ...]]
 
 def _anchors(text: str) -> Iterator[_Anchor]:
     """Every whole-word anchor in ``text``, lazily: (start, end, rule indexes)."""
-    for last, (length, indexes) in _AUTOMATON.iter(text):
+    for last, (length, indexes) in rule_table()[1].iter(text):
         start, end = last - length + 1, last + 1
         if _at_word_boundary(text, start, end):
             yield start, end, indexes
@@ -361,6 +373,7 @@ class ImperativeDirectiveCheck:
         """Every confirmed phrase; each rule is confirmed once per region."""
         covered: dict[int, int] = {}  # rule index -> end of its last match
         attempts = 0
+        rules = rule_table()[0]
         for start, end, indexes in anchors:
             for index in indexes:
                 if covered.get(index, -1) > start:
@@ -371,7 +384,7 @@ class ImperativeDirectiveCheck:
                         "directive_attempts", located.location, f"text after character {start}"
                     )
                     return
-                member = ALL_RULES[index]
+                member = rules[index]
                 match = _confirm(member, text, start, end)
                 if match is None:
                     continue

@@ -683,8 +683,9 @@ def test_near_and_full_confirmation_agree(monkeypatch: pytest.MonkeyPatch) -> No
     texts = [text for texts in VARIANTS.values() for text in texts]
     texts += [text for _, text in MULTILINGUAL] + [text for _, text in MENTIONS] + QUIET
     near = [run_check(CHECK, tool(text)).to_json() for text in texts]
-    full_rules = tuple(attrs.evolve(member, lookback=None) for member in module.ALL_RULES)
-    monkeypatch.setattr(module, "ALL_RULES", full_rules)
+    rules, automaton = module.rule_table()
+    full_rules = tuple(attrs.evolve(member, lookback=None) for member in rules)
+    monkeypatch.setattr(module, "rule_table", lambda: (full_rules, automaton))
     assert [run_check(CHECK, tool(text)).to_json() for text in texts] == near
 
 
