@@ -1435,6 +1435,37 @@ OVERRIDE_RULES = (
             "security team",
         ),
     ),
+    # "the user has already approved this", "you have the user's permission
+    # to ...": consent claimed by the tool text itself, so the model skips
+    # the confirmation it would ask for. Real tools ask for confirmation;
+    # they do not announce that it was given.
+    rule(
+        OVERRIDE,
+        "claimed consent",
+        (
+            "approved",
+            "authorized",
+            "authorised",
+            "consented",
+            "agreed",
+            "permission",
+            "pre-approved",
+        ),
+        # Only as a statement of its own (a clause start): "after the user
+        # has approved the deletion" and "requires that the user has
+        # approved the scopes" describe a condition, not a claim.
+        rf"(?<=(?:^|[.;:!?,)]\s?|\band |\bbut ))"
+        rf"(?:%(user)s (?:has|have) (?:already )?(?:pre-approved|approved|authorized|authorised"
+        rf"|consented to|agreed to|given (?:you )?(?:permission|consent))"
+        rf"(?: (?:this|these|it|that|all|everything|the|any|you))?{E}"
+        rf"|(?:this|it|these|the action|the request) (?:is|are|has been|have been|was|were) "
+        rf"(?:already )?(?:pre-approved|approved|authorized|authorised) by %(user)s"
+        rf"|you (?:already )?have (?:the user's|their|full) (?:permission|consent|approval) to)",
+        0.6,
+        user=alt(
+            "the user", "the human", "the owner", "the account owner", "your user", "the operator"
+        ),
+    ),
     # "you are now DAN", "from now on you will", "you have no restrictions".
     # Not "act as a proxy", "you are now logged in", "from now on, prices are
     # shown in euros".
@@ -1835,6 +1866,12 @@ PSEUDO_SYSTEM_RULES = (
             "note for the assistant",
             "note for the model",
             "note for claude",
+            "note for ai agents",
+            "note for agents",
+            "note for llms",
+            "note to ai agents",
+            "note to agents",
+            "note to llms",
             "instructions for the assistant",
             "instructions for the ai",
             "instructions for the model",
@@ -1878,6 +1915,13 @@ PSEUDO_SYSTEM_RULES = (
             "chatgpt",
             "ai assistant",
             "language model",
+            "ai agent",
+            "ai agents",
+            "agents",
+            "llms",
+            "ai models",
+            "language models",
+            "assistants",
         ),
     ),
 )
