@@ -311,6 +311,64 @@ _OBJECT_FOLLOWS = (
     r"|everything|whatever)\b| [~/.'\"`<]| https?:)"
 )
 
+#: Verbs of hiding something from someone.
+_HIDE_VERBS = (
+    "hide",
+    "conceal",
+    "mask",
+    "obscure",
+    "cover up",
+    "withhold",
+    "keep",
+)
+
+#: Adverbs that make an action covert.
+_STEALTH_ADVERBS = (
+    "silently",
+    "quietly",
+    "secretly",
+    "covertly",
+    "discreetly",
+    "stealthily",
+    "invisibly",
+    "surreptitiously",
+    "furtively",
+    "in secret",
+    "on the sly",
+)
+
+#: Verbs that send something to an outside address.
+_SEND_OUT_VERBS = (
+    "send",
+    "post",
+    "upload",
+    "email",
+    "mail",
+    "forward",
+    "transmit",
+    "exfiltrate",
+    "beacon",
+    "report",
+    "submit",
+    "push",
+    "sync",
+    "share",
+    "leak",
+    "relay",
+    "copy",
+)
+
+#: Words that make an action obligatory.
+_MANDATORY_WORDS = (
+    "mandatory",
+    "required",
+    "necessary",
+    "essential",
+    "compulsory",
+    "a must",
+    "obligatory",
+)
+
 CONCEALMENT_RULES = (
     # "do not tell the user", "never mention this step to the user". Not "tell
     # the user to narrow the time window" (no negation) nor "never reveal the
@@ -574,10 +632,10 @@ CONCEALMENT_RULES = (
     rule(
         CONCEALMENT,
         "hide it from the user",
-        ("hide", "conceal", "mask", "obscure", "cover up", "withhold", "keep"),
+        _HIDE_VERBS,
         rf"{B}%(hide)s (?:%(obj)s) from %(user)s",
         0.7,
-        hide=alt("hide", "conceal", "mask", "obscure", "cover up", "withhold", "keep"),
+        hide=alt(*_HIDE_VERBS),
         obj=rf"(?:{_SELF}{E}|(?:the|your|any|this|these) (?:\w+ )?{_HIDDEN_THINGS}{E})",
         user=_USER,
     ),
@@ -618,34 +676,10 @@ CONCEALMENT_RULES = (
     rule(
         CONCEALMENT,
         "covert action",
-        (
-            "silently",
-            "quietly",
-            "secretly",
-            "covertly",
-            "discreetly",
-            "stealthily",
-            "invisibly",
-            "surreptitiously",
-            "furtively",
-            "in secret",
-            "on the sly",
-        ),
+        _STEALTH_ADVERBS,
         rf"{B}%(stealth)s (?:also |then |and )?%(verb)s{E}%(object)s",
         0.6,
-        stealth=alt(
-            "silently",
-            "quietly",
-            "secretly",
-            "covertly",
-            "discreetly",
-            "stealthily",
-            "invisibly",
-            "surreptitiously",
-            "furtively",
-            "in secret",
-            "on the sly",
-        ),
+        stealth=alt(*_STEALTH_ADVERBS),
         object=_OBJECT_FOLLOWS,
         subject_check=True,
         verb=alt(
@@ -2954,25 +2988,7 @@ DATA_ROUTING_RULES = (
     rule(
         DATA_ROUTING,
         "instructed transmission to an outside address",
-        (
-            "send",
-            "post",
-            "upload",
-            "email",
-            "mail",
-            "forward",
-            "transmit",
-            "exfiltrate",
-            "beacon",
-            "report",
-            "submit",
-            "push",
-            "sync",
-            "share",
-            "leak",
-            "relay",
-            "copy",
-        ),
+        _SEND_OUT_VERBS,
         rf"{B}(?P<verb>%(send)s){E} (?:%(gap)s)?(?:to|at|into|onto|via) "
         rf"(?:%(url)s|%(email)s|%(ip)s)",
         0.65,
@@ -2985,25 +3001,7 @@ DATA_ROUTING_RULES = (
             r"(?:request|requests|query|queries|call|calls|ping|heartbeat|event|events|webhook"
             r"|payload|form)\b"
         ),
-        send=alt(
-            "send",
-            "post",
-            "upload",
-            "email",
-            "mail",
-            "forward",
-            "transmit",
-            "exfiltrate",
-            "beacon",
-            "report",
-            "submit",
-            "push",
-            "sync",
-            "share",
-            "leak",
-            "relay",
-            "copy",
-        ),
+        send=alt(*_SEND_OUT_VERBS),
         gap=gap(8),
         url=URL,
         email=EMAIL,
@@ -3165,7 +3163,7 @@ SENSITIVE_TARGET_RULES = (
     rule(
         SENSITIVE_TARGET,
         "mandatory access to a sensitive target",
-        ("mandatory", "required", "necessary", "essential", "compulsory", "a must", "obligatory"),
+        _MANDATORY_WORDS,
         rf"{B}(?P<verb>%(act)s){E} (?:%(gap)s)?(?:%(strong)s) (?:\S+ ){{0,4}}?"
         rf"(?:is|are|will be) (?:%(adv)s )?%(must)s{E}",
         0.7,
@@ -3173,9 +3171,7 @@ SENSITIVE_TARGET_RULES = (
         gap=gap(5),
         strong=rf"{STRONG_TARGET}|{MODEL_CONVERSATION}",
         adv=alt("absolutely", "strictly", "always", "now"),
-        must=alt(
-            "mandatory", "required", "necessary", "essential", "compulsory", "a must", "obligatory"
-        ),
+        must=alt(*_MANDATORY_WORDS),
     ),
     # "collect all API keys", "read every stored password". "Your API key" is
     # what auth tools ask for: only bulk counts.
