@@ -37,3 +37,26 @@ def soft(check_id: str, confidence: float = 0.6) -> FixedCheck:
 
 def hard(check_id: str, confidence: float = 0.8, *, escalate: bool = False) -> FixedCheck:
     return FixedCheck(check_id, (Tier.HARD, confidence), escalate=escalate)
+
+
+def run_docs_page(page: str) -> None:
+    """Run every ```python block of ``docs/<page>`` in order, as a reader would.
+
+    Call it from a test that has chdir-ed to a temporary folder: the examples
+    may write files.
+    """
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / page).read_text(encoding="utf-8")
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, f"docs/{page}", "exec"), {})
+
+
+def assert_doctests_pass(module: object) -> None:
+    """The module's docstring examples exist and all pass."""
+    import doctest
+
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0
+    assert result.failed == 0

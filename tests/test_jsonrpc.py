@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_doctests_pass, run_docs_page
 
 import mcpscan
 from mcpscan import ScanError, Tool
@@ -402,15 +401,11 @@ def test_the_docs_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    page = (Path(__file__).parents[1] / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
-    for block in re.findall(r"```python\n(.*?)```", page, re.S):
-        exec(compile(block, "docs/jsonrpc.md", "exec"), {})
+    run_docs_page("jsonrpc.md")
     assert "call read_file {'path': 'README.md'}" in capsys.readouterr().out
 
 
 def test_the_module_docstring_example_runs() -> None:
     import mcpscan.jsonrpc
 
-    result = doctest.testmod(mcpscan.jsonrpc)
-    assert result.attempted > 0
-    assert result.failed == 0
+    assert_doctests_pass(mcpscan.jsonrpc)

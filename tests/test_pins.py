@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import hashlib
 import json
 import multiprocessing
 import os
 import random
-import re
 import signal
 import sys
 import time
@@ -19,6 +17,7 @@ from typing import Any
 
 import filelock
 import pytest
+from helpers import assert_doctests_pass, run_docs_page
 
 import mcpscan
 from mcpscan import ScanError, Signal, Tier, Tool, _canonical
@@ -1024,15 +1023,11 @@ def test_the_docs_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    page = (Path(__file__).parents[1] / "docs" / "pinning.md").read_text(encoding="utf-8")
-    for block in re.findall(r"```python\n(.*?)```", page, re.S):
-        exec(compile(block, "docs/pinning.md", "exec"), {})
+    run_docs_page("pinning.md")
     assert "changed False" in capsys.readouterr().out
 
 
 def test_the_module_docstring_example_runs() -> None:
     import mcpscan.pins
 
-    result = doctest.testmod(mcpscan.pins)
-    assert result.attempted > 0
-    assert result.failed == 0
+    assert_doctests_pass(mcpscan.pins)

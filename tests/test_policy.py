@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_doctests_pass, run_docs_page
 
 from mcpscan import ScanError, Tool
 from mcpscan.pins import fingerprint
@@ -339,9 +338,7 @@ def test_the_docs_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    page = (Path(__file__).parents[1] / "docs" / "policy.md").read_text(encoding="utf-8")
-    for block in re.findall(r"```python\n(.*?)```", page, re.S):
-        exec(compile(block, "docs/policy.md", "exec"), {})
+    run_docs_page("policy.md")
     assert (
         "deny tools.deny[0] denied by tools.deny[0] (no deletions from agents)"
         in capsys.readouterr().out
@@ -351,6 +348,4 @@ def test_the_docs_example_runs(
 def test_the_module_docstring_example_runs() -> None:
     import mcpscan.policy
 
-    result = doctest.testmod(mcpscan.policy)
-    assert result.attempted > 0
-    assert result.failed == 0
+    assert_doctests_pass(mcpscan.policy)
