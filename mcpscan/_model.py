@@ -383,7 +383,7 @@ class Tool:
         if server is not None and not isinstance(server, str):
             raise ScanError("server", f"expected a string, got {type(server).__name__}")
         # SDK models to their MCP mapping: mcp 2.x names the attributes in snake_case.
-        obj = _plain(obj)
+        obj = plain(obj)
         if isinstance(obj, Mapping):
             get = obj.get
         elif hasattr(obj, "name") and hasattr(obj, "inputSchema"):
@@ -399,10 +399,10 @@ class Tool:
             server=server,
             name=name,
             description=_optional_str("description", get("description")),
-            input_schema=_optional_mapping("inputSchema", _plain(get("inputSchema"))),
-            output_schema=_optional_mapping("outputSchema", _plain(get("outputSchema"))),
+            input_schema=_optional_mapping("inputSchema", plain(get("inputSchema"))),
+            output_schema=_optional_mapping("outputSchema", plain(get("outputSchema"))),
             title=_optional_str("title", get("title")),
-            annotations=_optional_mapping("annotations", _plain(get("annotations"))),
+            annotations=_optional_mapping("annotations", plain(get("annotations"))),
         )
 
     def to_mcp(self) -> dict[str, Any]:
@@ -420,11 +420,13 @@ class Tool:
         return out
 
 
-def _plain(value: object) -> object:
-    """Pydantic models (MCP SDK annotations) to plain mappings; others unchanged."""
+def plain(value: object) -> object:
+    """MCP SDK (pydantic) objects to plain JSON data with MCP's camelCase
+    keys; anything else unchanged. Shared by every entry point that accepts
+    SDK objects (tools, tool results, JSON-RPC messages)."""
     dump = getattr(value, "model_dump", None)
     if callable(dump) and not isinstance(value, Mapping):
-        return dump(exclude_none=True, by_alias=True)
+        return dump(mode="json", by_alias=True, exclude_none=True)
     return value
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._config import Config
-from ._model import Report, ScanError, Tool
+from ._model import Report, ScanError, Tool, plain
 from ._scan import coerce_config, coerce_snapshot, run_checks, select_checks
 from ._snapshot import Snapshot
 from ._walk import view_fields
@@ -30,13 +30,6 @@ __all__ = ["scan_output"]
 
 _BINARY_KEYS = {"image": ("data",), "audio": ("data",), "resource": ("blob",)}
 _OUTPUT_TOOL_NAME = "<output>"
-
-
-def _plain(value: object) -> object:
-    dump = getattr(value, "model_dump", None)
-    if callable(dump) and not isinstance(value, Mapping):
-        return dump(mode="json", by_alias=True, exclude_none=True)
-    return value
 
 
 def _without_binary(block: object) -> object:
@@ -52,7 +45,7 @@ def _without_binary(block: object) -> object:
 
 
 def _result_fields(result: object) -> list[tuple[str, object]]:
-    result = _plain(result)
+    result = plain(result)
     if not isinstance(result, Mapping):
         raise ScanError(
             "result", f"expected a tools/call result object, got {type(result).__name__}"
@@ -65,7 +58,7 @@ def _result_fields(result: object) -> list[tuple[str, object]]:
     if not isinstance(content, list):
         raise ScanError("result.content", "expected a list of content blocks")
     return [
-        ("content", [_without_binary(_plain(block)) for block in content]),
+        ("content", [_without_binary(plain(block)) for block in content]),
         ("structuredContent", result.get("structuredContent")),
     ]
 

@@ -31,7 +31,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._model import ScanError, Tool
+from ._model import ScanError, Tool, plain
 
 __all__ = [
     "Message",
@@ -199,14 +199,6 @@ def _decode(data: str | bytes | bytearray) -> object:
         raise
     except ValueError as error:
         raise ScanError("message", f"not valid JSON: {error}") from None
-
-
-def _plain(value: object) -> object:
-    """MCP SDK (pydantic) messages to plain JSON; anything else unchanged."""
-    dump = getattr(value, "model_dump", None)
-    if callable(dump) and not isinstance(value, (Mapping, list)):
-        return dump(mode="json", by_alias=True, exclude_none=True)
-    return value
 
 
 def _object(value: object, where: _Where, path: str) -> Mapping[str, Any]:
@@ -389,7 +381,7 @@ def _read_message(
     server: str | None,
     pending: Mapping[RequestId, str] | None,
 ) -> Message:
-    message = _object(_plain(value), where, "")
+    message = _object(plain(value), where, "")
     if message.get("jsonrpc") != "2.0":
         raise where.error("jsonrpc", 'expected "2.0"')
     if "method" in message:
@@ -417,7 +409,7 @@ def parse(
     malformed: invalid JSON, a missing ``jsonrpc: "2.0"``, an empty batch,
     or a known message whose parts have the wrong shape.
     """
-    value = _decode(data) if isinstance(data, (str, bytes, bytearray)) else _plain(data)
+    value = _decode(data) if isinstance(data, (str, bytes, bytearray)) else plain(data)
     if isinstance(value, list):
         if not value:
             raise ScanError("message", "an empty batch")
