@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,8 @@ class CorpusEntry:
     expect: Verdict
     provenance: str
     source: str
+    #: The attack kind within the class (``cross-tool-hijack`` ...); the class when not given.
+    kind: str = ""
 
 
 def _entry(raw: object, source: str) -> CorpusEntry:
@@ -60,6 +62,9 @@ def _entry(raw: object, source: str) -> CorpusEntry:
     others = raw.get("others", {})
     if not isinstance(others, Mapping):
         raise ScanError(f"{source}.others", "expected an object of server id to tools")
+    kind = raw.get("kind", raw["class"])
+    if not isinstance(kind, str) or not kind:
+        raise ScanError(f"{source}.kind", "expected a non-empty string")
     return CorpusEntry(
         id=raw["id"],
         label=raw["label"],
@@ -70,7 +75,13 @@ def _entry(raw: object, source: str) -> CorpusEntry:
         expect=expect,
         provenance=raw["provenance"],
         source=source,
+        kind=kind,
     )
+
+
+#: Folders of sealed sets: measured only when named directly, never as part
+#: of a larger corpus, so that nobody tunes on them by running the gate.
+SEALED = "sealed"
 
 
 def _files(root: Path) -> list[Path]:
@@ -78,7 +89,12 @@ def _files(root: Path) -> list[Path]:
         return [root]
     if not root.is_dir():
         raise ScanError(str(root), "no such corpus file or folder")
-    return sorted(root.rglob("*.jsonl"))
+    inside_sealed = SEALED in root.resolve().parts
+    return sorted(
+        path
+        for path in root.rglob("*.jsonl")
+        if inside_sealed or SEALED not in path.relative_to(root).parts
+    )
 
 
 def load_corpus(roots: Iterable[Path]) -> list[CorpusEntry]:
@@ -117,6 +133,8 @@ class Thresholds:
     max_benign_fp: float | None = None
     min_class_recall: Mapping[str, float] = attrs.field(factory=dict)
     max_quarantine: int = 0
+    #: Recall floors per attack kind (``"*"``: every kind).
+    min_kind_recall: Mapping[str, float] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -147,11 +165,33 @@ class EvalResult:
         return [o for o in self.outcomes if o.entry.label == label]
 
     def recall_by_class(self) -> dict[str, tuple[int, int]]:
+        return self._recall_by(lambda entry: entry.cls)
+
+    def recall_by_kind(self) -> dict[str, tuple[int, int]]:
+        """Recall per attack kind; only kinds that differ from their class."""
+        return self._recall_by(lambda entry: entry.kind, only_distinct=True)
+
+    def _recall_by(
+        self, key: Callable[[CorpusEntry], str], *, only_distinct: bool = False
+    ) -> dict[str, tuple[int, int]]:
         totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for outcome in self._of("malicious"):
-            totals[outcome.entry.cls][1] += 1
-            totals[outcome.entry.cls][0] += int(outcome.caught)
-        return {cls: (caught, total) for cls, (caught, total) in sorted(totals.items())}
+            if only_distinct and outcome.entry.kind == outcome.entry.cls:
+                continue
+            totals[key(outcome.entry)][1] += 1
+            totals[key(outcome.entry)][0] += int(outcome.caught)
+        return {name: (caught, total) for name, (caught, total) in sorted(totals.items())}
+
+    def false_positives_by_kind(self) -> dict[str, tuple[int, int]]:
+        """Look-alikes raised per kind; only kinds that differ from their class."""
+        totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for outcome in self.outcomes:
+            entry = outcome.entry
+            if entry.label == "malicious" or entry.kind == entry.cls:
+                continue
+            totals[entry.kind][1] += 1
+            totals[entry.kind][0] += int(outcome.false_alarm)
+        return {name: (fp, total) for name, (fp, total) in sorted(totals.items())}
 
     def overall_recall(self) -> tuple[int, int]:
         malicious = self._of("malicious")
@@ -183,6 +223,10 @@ class EvalResult:
             floor = t.min_class_recall.get(cls, t.min_class_recall.get("*"))
             if floor is not None and _rate(c, n) < floor:
                 reasons.append(f"recall of class {cls} {_rate(c, n):.3f} < {floor:.3f}")
+        for kind, (c, n) in self.recall_by_kind().items():
+            floor = t.min_kind_recall.get(kind, t.min_kind_recall.get("*"))
+            if floor is not None and _rate(c, n) < floor:
+                reasons.append(f"recall of kind {kind} {_rate(c, n):.3f} < {floor:.3f}")
         benign_limit = t.max_fp if t.max_benign_fp is None else t.max_benign_fp
         for label, limit in (("hard_negative", t.max_fp), ("benign", benign_limit)):
             fp, n = self.false_positives(label)
@@ -201,6 +245,14 @@ class EvalResult:
                 cls: {"caught": c, "total": n, "recall": round(_rate(c, n), 4)}
                 for cls, (c, n) in self.recall_by_class().items()
             },
+            "recall_by_kind": {
+                kind: {"caught": c, "total": n, "recall": round(_rate(c, n), 4)}
+                for kind, (c, n) in self.recall_by_kind().items()
+            },
+            "false_positives_by_kind": {
+                kind: {"flagged": fp, "total": n, "rate": round(_rate(fp, n), 4)}
+                for kind, (fp, n) in self.false_positives_by_kind().items()
+            },
             "recall": {"caught": caught, "total": total, "recall": round(_rate(caught, total), 4)},
             "false_positives": {
                 label: {"flagged": fp, "total": n, "rate": round(_rate(fp, n), 4)}
@@ -213,12 +265,24 @@ class EvalResult:
             "failures": self.failures(),
         }
 
-    def render(self) -> Iterator[str]:
+    def render(self, *, summary: bool = False) -> Iterator[str]:
+        """The report as lines; ``summary`` leaves out the entries missed
+        and raised (for sealed sets, whose misses nobody may read)."""
         counts = Counter(o.entry.label for o in self.outcomes)
         yield "entries: " + ", ".join(f"{counts[label]} {label}" for label in _LABELS)
         yield "recall by class (caught/total):"
         for cls, (c, n) in self.recall_by_class().items():
             yield f"  {cls:<28} {c:>5}/{n:<5} {_rate(c, n):.3f}"
+        by_kind = self.recall_by_kind()
+        if by_kind:
+            yield "recall by kind (caught/total):"
+            for kind, (c, n) in by_kind.items():
+                yield f"  {kind:<28} {c:>5}/{n:<5} {_rate(c, n):.3f}"
+        fp_by_kind = self.false_positives_by_kind()
+        if fp_by_kind:
+            yield "look-alikes raised by kind (not pass / total):"
+            for kind, (fp, n) in fp_by_kind.items():
+                yield f"  {kind:<28} {fp:>5}/{n:<5} {_rate(fp, n):.3f}"
         caught, total = self.overall_recall()
         yield f"overall recall                 {caught:>5}/{total:<5} {_rate(caught, total):.3f}"
         yield "false positives (not pass / total):"
@@ -226,7 +290,10 @@ class EvalResult:
             fp, n = self.false_positives(label)
             yield f"  {label:<28} {fp:>5}/{n:<5} {_rate(fp, n):.3f}"
         yield f"quarantined non-malicious entries: {self.quarantined_non_malicious()}"
-        for title, rows in (("misses", self.misses()), ("false alarms", self.false_alarms())):
+        listed = (
+            () if summary else (("misses", self.misses()), ("false alarms", self.false_alarms()))
+        )
+        for title, rows in listed:
             if rows:
                 yield f"{title}:"
                 for outcome in rows:
@@ -239,7 +306,7 @@ def _describe_line(outcome: Outcome) -> str:
     entry = outcome.entry
     rules = " ".join(sorted(set(outcome.rule_ids)))
     return (
-        f"{entry.id}  ({entry.label}/{entry.cls}, expected {entry.expect.value}, "
+        f"{entry.id}  ({entry.label}/{entry.kind}, expected {entry.expect.value}, "
         f"got {outcome.verdict.value}) {rules}"
     ).rstrip()
 
@@ -250,6 +317,7 @@ def _describe(outcome: Outcome) -> dict[str, Any]:
         "id": entry.id,
         "label": entry.label,
         "class": entry.cls,
+        "kind": entry.kind,
         "expect": entry.expect.value,
         "verdict": outcome.verdict.value,
         "rule_ids": list(outcome.rule_ids),

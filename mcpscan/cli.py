@@ -191,18 +191,26 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     floors = dict(args.class_recall or [])
     if args.min_class_recall is not None:
         floors.setdefault("*", args.min_class_recall)
+    kind_floors = dict(args.kind_recall or [])
+    if args.min_kind_recall is not None:
+        kind_floors.setdefault("*", args.min_kind_recall)
     thresholds = Thresholds(
         min_recall=args.min_recall,
         max_fp=args.max_fp,
         max_benign_fp=args.max_benign_fp,
         min_class_recall=floors,
         max_quarantine=args.max_quarantine,
+        min_kind_recall=kind_floors,
     )
     result = evaluate(entries, thresholds)
     if args.format == "json":
-        out.write(json.dumps(result.to_dict(), sort_keys=True, indent=2) + "\n")
+        report = result.to_dict()
+        if args.summary:
+            report.pop("misses")
+            report.pop("false_alarms")
+        out.write(json.dumps(report, sort_keys=True, indent=2) + "\n")
     else:
-        for line in result.render():
+        for line in result.render(summary=args.summary):
             out.write(line + "\n")
     return _EXIT_FINDINGS if result.failures() else _EXIT_OK
 
@@ -345,7 +353,22 @@ def _parser() -> argparse.ArgumentParser:
         help="floor for one class",
     )
     eval_cmd.add_argument(
+        "--min-kind-recall", type=float, default=None, help="floor for every attack kind"
+    )
+    eval_cmd.add_argument(
+        "--kind-recall",
+        type=_class_floor,
+        action="append",
+        metavar="KIND=RECALL",
+        help="floor for one attack kind",
+    )
+    eval_cmd.add_argument(
         "--max-quarantine", type=int, default=0, help="non-malicious entries quarantined"
+    )
+    eval_cmd.add_argument(
+        "--summary",
+        action="store_true",
+        help="figures only, no list of misses and false alarms (for sealed sets)",
     )
     eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
     eval_cmd.set_defaults(run=_cmd_eval)

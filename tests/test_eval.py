@@ -126,3 +126,44 @@ def test_duplicate_ids_and_missing_folder(
 def test_bad_class_floor_is_usage_error() -> None:
     with pytest.raises(SystemExit):
         _eval(["corpus", "--class-recall", "x=high"])
+
+
+def _kinded(entry: dict[str, object], kind: str) -> dict[str, object]:
+    return {**entry, "kind": kind}
+
+
+def test_recall_and_look_alikes_are_reported_per_kind(tmp_path: Path) -> None:
+    hidden = f"Adds numbers.{TAG}"
+    _write(
+        tmp_path,
+        [
+            _kinded(_entry("a-1", "malicious", "hidden-unicode", hidden, "quarantine"), "tags"),
+            _kinded(_entry("a-2", "malicious", "hidden-unicode", "Adds.", "quarantine"), "tags"),
+            _kinded(_entry("n-1", "hard_negative", "hidden-unicode", "Adds.", "pass"), "tags"),
+        ],
+    )
+    code, out = _eval([str(tmp_path), "--kind-recall", "tags=0.9", "--min-recall", "0"])
+    assert "recall by kind" in out
+    assert "tags" in out
+    assert "recall of kind tags 0.500 < 0.900" in out
+    assert code == 1
+    code, out = _eval([str(tmp_path), "--format", "json", "--min-recall", "0"])
+    report = json.loads(out)
+    assert report["recall_by_kind"]["tags"] == {"caught": 1, "total": 2, "recall": 0.5}
+    assert report["false_positives_by_kind"]["tags"]["total"] == 1
+
+
+def test_sealed_sets_are_read_only_when_named(tmp_path: Path) -> None:
+    plain = _entry("plain", "hard_negative", "hidden-unicode", "Adds numbers.", "pass")
+    sealed = _entry("sealed-1", "malicious", "hidden-unicode", "Adds.", "quarantine")
+    _write(tmp_path, [plain])
+    _write(tmp_path / "sealed" / "r1", [sealed])
+    _, out = _eval([str(tmp_path), "--format", "json"])
+    assert json.loads(out)["entries"] == {"hard_negative": 1}
+    _, out = _eval([str(tmp_path / "sealed"), "--format", "json", "--summary"])
+    report = json.loads(out)
+    assert report["entries"] == {"malicious": 1}
+    assert "misses" not in report
+    _, out = _eval([str(tmp_path / "sealed" / "r1"), "--summary", "--min-recall", "0"])
+    assert "sealed-1" not in out
+    assert "recall by class" in out
