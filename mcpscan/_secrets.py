@@ -1086,10 +1086,20 @@ _GATE = _build_gate(_RULES)
 
 def _triggered_rules(text: str) -> list[int]:
     triggered: set[int] = set()
+    # Whether a case-sensitive trigger occurs in the text, asked once per
+    # trigger: asking at every case-folded hit made text full of one
+    # near-miss ("sg." in base64 padding) quadratic.
+    present: dict[str, bool] = {}
     for _end, owners in _GATE.iter(text.lower()):
         for exact, index in owners:
-            if exact is None or exact in text:
-                triggered.add(index)
+            if index in triggered:
+                continue
+            if exact is not None:
+                if exact not in present:
+                    present[exact] = exact in text
+                if not present[exact]:
+                    continue
+            triggered.add(index)
     return sorted(triggered)
 
 

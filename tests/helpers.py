@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 from mcpscan import Signal, Tier
 
@@ -60,3 +63,19 @@ def assert_doctests_pass(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def count_decodings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list counting the blobs decode-then-confirm decodes:
+    counted work that a test can assert where time would flake."""
+    from mcpscan.checks import decode_then_confirm  # noqa: PLC0415
+
+    count = [0]
+    original = decode_then_confirm._candidate_decodings
+
+    def counting(candidate: Any) -> Any:
+        count[0] += 1
+        return original(candidate)
+
+    monkeypatch.setattr(decode_then_confirm, "_candidate_decodings", counting)
+    return count

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import tracemalloc
 from collections.abc import Callable
 
@@ -16,20 +15,26 @@ import pytest
 import mcpscan
 from mcpscan import Report
 
+from helpers import count_decodings
+
 pytestmark = pytest.mark.slow
 
 _MB = 1024 * 1024
 
 
-def _measure(build: Callable[[], object]) -> tuple[Report, float, int]:
+def _measure(build: Callable[[], object]) -> tuple[Report, int]:
+    """The report and the peak traced memory of one scan.
+
+    No wall-clock figure: time on a shared machine says nothing about the
+    code (speed is measured in ``benchmarks/``); the limits hit and the
+    memory used are what these tests assert.
+    """
     tool = build()
     tracemalloc.start()
-    started = time.perf_counter()
     report = mcpscan.scan(tool, server="hostile")
-    elapsed = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return report, elapsed, peak
+    return report, peak
 
 
 def _limits(report: Report) -> set[str]:
@@ -38,10 +43,9 @@ def _limits(report: Report) -> set[str]:
 
 def test_ten_megabyte_description() -> None:
     text = ("Fetch the page and return its text. " * 300_000)[: 10 * _MB]
-    report, elapsed, peak = _measure(lambda: {"name": "big", "description": text})
+    report, peak = _measure(lambda: {"name": "big", "description": text})
     assert "max_string_chars" in _limits(report)
     assert report.coverage.degraded == ()
-    assert elapsed < 30
     assert peak < 400 * _MB
 
 
@@ -52,17 +56,13 @@ def test_schema_nested_100000_levels() -> None:
             schema = {"type": "object", "properties": {"x": schema}}
         return {"name": "deep", "inputSchema": schema}
 
-    report, elapsed, _ = _measure(build)
+    report, _ = _measure(build)
     assert "max_depth" in _limits(report)
-    assert elapsed < 10
 
 
 def test_a_million_tiny_strings() -> None:
-    report, elapsed, peak = _measure(
-        lambda: {"name": "wide", "inputSchema": {"enum": ["a"] * 1_000_000}}
-    )
+    report, peak = _measure(lambda: {"name": "wide", "inputSchema": {"enum": ["a"] * 1_000_000}})
     assert "max_strings" in _limits(report)
-    assert elapsed < 30
     assert peak < 400 * _MB
 
 
@@ -72,9 +72,8 @@ def test_object_graph_with_cycles() -> None:
         node["properties"] = {"self": node, "again": node}
         return {"name": "cyclic", "inputSchema": node}
 
-    report, elapsed, _ = _measure(build)
+    report, _ = _measure(build)
     assert "cycle" in _limits(report)
-    assert elapsed < 5
 
 
 def test_odd_values() -> None:
@@ -92,15 +91,19 @@ def test_odd_values() -> None:
             },
         }
 
-    report, _, _ = _measure(build)
+    report, _ = _measure(build)
     assert json.loads(report.to_json())["tool"]["name"] == "odd\ud800"
 
 
-def test_many_candidate_blobs_are_bounded() -> None:
+def test_many_candidate_blobs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted work, not time: 20,000 copies of one blob are decoded once.
+    decoded = count_decodings(monkeypatch)
     blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo= " * 20_000
-    report, elapsed, _ = _measure(lambda: {"name": "blobs", "description": blob})
-    assert elapsed < 30
+    report, _ = _measure(lambda: {"name": "blobs", "description": blob})
     assert report.coverage.degraded == ()
+    assert report.coverage.capped == ()
+    assert decoded == [1]
+
 
 
 @pytest.mark.parametrize(

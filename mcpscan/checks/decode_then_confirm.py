@@ -27,9 +27,13 @@ are inflated. The evidence shows the decoded command with its decoding
 chain (``base64 > gzip``), never the encoded blob.
 
 Options (``Config.options["decode-then-confirm"]``): ``max_decoded_bytes``
-(per tool, default 1 MiB), ``max_depth`` (nested decodings, default 3),
-``max_candidates`` (blobs decoded per tool, default 4096). Every cut is
-recorded with ``context.record_cap``.
+(per tool), ``max_depth`` (nested decodings, default 3), ``max_candidates``
+(distinct blobs decoded per tool). Unless set, both budgets grow with the
+text scanned (at least 1 MiB and 4096), so padding cannot spend the budget
+meant for the rest: every blob of the text fits, and the cost stays
+proportional to the input. Identical blobs are decoded once per tool, and
+one inflated stream may fill only a bounded share of the byte budget. Every
+cut is recorded with ``context.record_cap``.
 """
 
 from __future__ import annotations
@@ -60,6 +64,16 @@ __all__ = ["CHECK", "DecodeThenConfirmCheck"]
 DEFAULT_MAX_DECODED_BYTES = 1_048_576
 DEFAULT_MAX_DEPTH = 3
 DEFAULT_MAX_CANDIDATES = 4096
+#: Unless the options fix them, the budgets grow with the text scanned: a
+#: blob is at least ``_MIN_RUN`` characters, so one candidate per
+#: ``_MIN_RUN`` characters of text (and of decoded bytes) fits every blob a
+#: tool can hold, and base64 of base64 decodes to less than twice its text.
+_BYTES_PER_CHAR = 2
+#: One inflated (gzip/zlib) stream may grow to this many times its
+#: compressed size (at least ``_MIN_INFLATE`` bytes): a decompression bomb
+#: is cut there instead of spending the byte budget of every later blob.
+_MAX_INFLATE_RATIO = 64
+_MIN_INFLATE = 65_536
 
 #: Shortest string worth looking at, and shortest base64/base32/hex run: 12
 #: base64 characters are 9 bytes, "rm -rf /*".
@@ -302,6 +316,28 @@ def _option(options: Mapping[str, Any], name: str, default: int) -> int:
             f"expected a positive integer, got {value!r}",
         )
     return value
+
+
+def _budget(options: Mapping[str, Any], scanned_chars: int) -> _Budget:
+    """The per-tool budget: the options' values, or budgets that grow with
+    the text when the options leave them unset.
+
+    A fixed budget spent first-come lets padding (4,000 harmless blobs ahead
+    of an encoded ``curl | sh``) use it all up; a budget proportional to the
+    text cannot be spent by the text itself, and still bounds the work per
+    input character.
+    """
+    max_bytes = _option(options, "max_decoded_bytes", DEFAULT_MAX_DECODED_BYTES)
+    if "max_decoded_bytes" not in options:
+        max_bytes = max(max_bytes, _BYTES_PER_CHAR * scanned_chars)
+    candidates = _option(options, "max_candidates", DEFAULT_MAX_CANDIDATES)
+    if "max_candidates" not in options:
+        candidates = max(candidates, (scanned_chars + max_bytes) // _MIN_RUN + 1)
+    return _Budget(
+        bytes_left=max_bytes,
+        candidates_left=candidates,
+        max_depth=_option(options, "max_depth", DEFAULT_MAX_DEPTH),
+    )
 
 
 @attrs.define
@@ -733,11 +769,23 @@ def _build_latin_twins() -> Mapping[int, str]:
 _LATIN_TWINS = _build_latin_twins()
 
 
+_MemoKey = tuple[str, str, bool, tuple[str, ...], int]
+
+
 class _Walker:
-    """Decodes the candidates of one tool within one budget."""
+    """Decodes the candidates of one tool within one budget.
+
+    Identical blobs (same kind, text, decoding chain and depth) decode to the
+    same findings: each is decoded once per tool and its findings replayed,
+    so a description repeating one blob thousands of times costs one decode
+    and spends one candidate of the budget. ``decoded`` counts the blobs
+    actually decoded, for tests and benchmarks that assert counted work.
+    """
 
     def __init__(self, budget: _Budget) -> None:
         self.budget = budget
+        self.memo: dict[_MemoKey, tuple[_Finding, ...]] = {}
+        self.decoded = 0
 
     def string(self, text: str, location: str) -> Iterator[_Finding]:
         yield from self._text(text, (), 0, location)
@@ -750,9 +798,17 @@ class _Walker:
             self.budget.cut("max_depth", location)
             return
         for candidate in candidates:
+            key = (candidate.kind, candidate.text, candidate.base64_payload, chain, depth)
+            known = self.memo.get(key)
+            if known is not None:
+                yield from known
+                continue
             if not self.budget.take_candidate(location):
                 return
-            yield from self._candidate(candidate, chain, depth, location)
+            self.decoded += 1
+            found = tuple(self._candidate(candidate, chain, depth, location))
+            self.memo[key] = found
+            yield from found
 
     def _candidate(
         self, candidate: _Candidate, chain: tuple[str, ...], depth: int, location: str
@@ -771,7 +827,8 @@ class _Walker:
         self, data: bytes, chain: tuple[str, ...], depth: int, location: str
     ) -> Generator[_Finding, None, bool]:
         """Yield what ``data`` confirms; return True when something was found."""
-        inflated = _inflate(data, self.budget.bytes_left)
+        share = max(_MIN_INFLATE, _MAX_INFLATE_RATIO * len(data))
+        inflated = _inflate(data, min(self.budget.bytes_left, share))
         if inflated is not None:
             name, data, truncated = inflated
             self.budget.bytes_left -= len(data)
@@ -812,12 +869,8 @@ class DecodeThenConfirmCheck:
     surfaces = ("definition", "output", "arguments")
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
-        options = context.options
-        budget = _Budget(
-            bytes_left=_option(options, "max_decoded_bytes", DEFAULT_MAX_DECODED_BYTES),
-            candidates_left=_option(options, "max_candidates", DEFAULT_MAX_CANDIDATES),
-            max_depth=_option(options, "max_depth", DEFAULT_MAX_DEPTH),
-        )
+        scanned = sum(len(s.raw) for s in context.strings if len(s.raw) >= _MIN_RUN)
+        budget = _budget(context.options, scanned)
         walker = _Walker(budget)
         seen: set[tuple[str, str, str]] = set()
         clear_text: str | None = None

@@ -56,6 +56,11 @@ _SNIPPET_RADIUS = 40
 # with thousands of key-shaped tokens is hostile, and reporting its first
 # thousand says enough (the orchestrator keeps 100 signals per check).
 _MAX_CANDIDATES = 1000
+#: The budget grows with the string, one candidate per this many characters
+#: (the shortest credential shapes are about this long): padding made of
+#: thousands of token-like words cannot spend the budget meant for a key
+#: after it, and the work stays proportional to the text.
+_CHARS_PER_CANDIDATE = 16
 
 
 def redact_secrets(text: str) -> str:
@@ -135,12 +140,13 @@ class EmbeddedSecretCheck:
         report_entropy = bool(options.get("report_entropy", True))
         ignored = frozenset(options.get("ignore_kinds", ()))
         for located in context.strings:
-            matches, cut = scan_secrets(located.raw, _MAX_CANDIDATES)
+            budget = max(_MAX_CANDIDATES, len(located.raw) // _CHARS_PER_CANDIDATE)
+            matches, cut = scan_secrets(located.raw, budget)
             if cut:
                 context.record_cap(
                     "max_secret_candidates",
                     redact_secrets(located.location),
-                    f"secret candidates after the first {_MAX_CANDIDATES} in this string",
+                    f"secret candidates after the first {budget} in this string",
                 )
             slot = _in_credential_slot(located)
             if not matches:

@@ -18,6 +18,8 @@ import mcpscan
 from mcpscan import Config, ScanError, Severity, Tier, Verdict
 from mcpscan.checks.decode_then_confirm import CHECK
 
+from helpers import count_decodings
+
 RNG = random.Random(7)
 
 
@@ -503,3 +505,37 @@ def test_host_named_in_clear_text_does_not_excuse_an_encoded_url() -> None:
     )
     (signal,) = report.signals
     assert signal.tier is Tier.HARD
+
+
+# --- Padding cannot spend the budget (counted work, never time) -------------
+
+
+def test_padding_blobs_cannot_hide_an_encoded_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4,100 distinct harmless blobs used to spend a fixed 4,096-candidate
+    # budget, so the command after them was never decoded and the tool passed.
+    decoded = count_decodings(monkeypatch)
+    padding = [b64(f"harmless note number {i:05d}") for i in range(4_100)]
+    report = scan(" ".join([*padding, b64(CURL)]))
+    assert report.verdict is Verdict.QUARANTINE
+    assert report.coverage.capped == ()
+    assert decoded == [4_101]  # every blob once, nothing more
+
+
+def test_a_repeated_blob_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    decoded = count_decodings(monkeypatch)
+    report = scan(f"{b64('harmless note number')} " * 10_000 + b64(CURL))
+    assert report.verdict is Verdict.QUARANTINE
+    assert report.coverage.capped == ()
+    assert decoded == [2]
+
+
+def test_a_repeated_payload_is_reported_at_every_location() -> None:
+    report = scan(b64(CURL), title=b64(CURL))
+    assert sorted(s.location for s in report.signals) == ["description", "title"]
+
+
+def test_a_decompression_bomb_does_not_spend_the_budget_of_later_blobs() -> None:
+    bomb = b64(gzip.compress(b"A" * 3_000_000, mtime=0))
+    report = scan(f"{bomb} {b64(CURL)}")
+    assert report.verdict is Verdict.QUARANTINE
+    assert [c.limit for c in report.coverage.capped] == ["max_decoded_bytes"]

@@ -219,4 +219,15 @@ def test_hostile_string_of_many_keys_is_capped_and_recorded() -> None:
     report = scan(tool(text))
     assert len(report.signals) == Config().max_signals_per_check
     limits = {c.limit for c in report.coverage.capped if c.check_id == CHECK.id}
-    assert "max_secret_candidates" in limits
+    # The candidate budget grows with the string (every key is judged); the
+    # signals past the per-check limit are what is cut.
+    assert limits == {"max_signals_per_check"}
+
+
+def test_padding_cannot_spend_the_candidate_budget() -> None:
+    # 11,000 base64-like words used to spend a fixed budget of 1,000
+    # candidates: the rest of the string went unexamined (a recorded cut).
+    padding = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo= " * 11_000
+    report = scan(tool(f"{padding} {github()}"))
+    assert "embedded-secret" in {s.check_id for s in report.signals}
+    assert not [c for c in report.coverage.capped if c.check_id == CHECK.id]
