@@ -75,8 +75,16 @@ _MENTION_FACTOR = 0.4
 
 #: Characters of context each side of an anchor hit that a rule may use.
 _WINDOW = 160
-#: Confirmation attempts per string; past this the string is cut (recorded).
+#: Confirmation attempts per region of ``_REGION`` characters; past this the
+#: rest of that region is skipped (recorded) and the next region starts with
+#: a fresh budget. A per-string budget let 50 KB of dense but harmless text
+#: (or padding) spend it all, so a directive at the end was never read; per
+#: region, the work is bounded per character and the whole text is read.
+#: Real descriptions use at most about 300 attempts in any region.
 _MAX_ATTEMPTS = 1000
+_REGION = 4096
+#: Characters before a confirmation window that its lookbehinds may read.
+_LOOKBEHIND_MARGIN = 32
 #: Characters each side of a match searched for a rule's exclusion.
 _EXCLUDE_CONTEXT = 80
 #: Evidence snippet length around a match.
@@ -338,6 +346,46 @@ def _snippet(text: str, start: int, end: int) -> str:
     return f"{prefix}{text[left:right]}{suffix}"
 
 
+_WindowKey = tuple[str, int, int, bool]
+
+
+def _window_key(text: str, start: int, end: int) -> _WindowKey:
+    """Everything ``_confirm`` can read for an anchor: the text of the widest
+    window any rule uses (lookbacks are shorter than ``_WINDOW``), with room
+    for lookbehinds, and where the anchor sits in it."""
+    low = max(0, start - _WINDOW - _LOOKBEHIND_MARGIN)
+    high = min(len(text), end + _WINDOW)
+    return text[low:high], start - low, end - low, low == 0
+
+
+@attrs.define
+class _AttemptBudget:
+    """Confirmation attempts per region of one string, and what was skipped."""
+
+    used: dict[int, int] = attrs.field(factory=dict)
+    skipped: int = 0
+    first_skipped: int = -1
+    regions_cut: set[int] = attrs.field(factory=set)
+
+    def take(self, start: int) -> bool:
+        region = start // _REGION
+        used = self.used.get(region, 0)
+        if used >= _MAX_ATTEMPTS:
+            self.skipped += 1
+            self.regions_cut.add(region)
+            if self.first_skipped < 0:
+                self.first_skipped = start
+            return False
+        self.used[region] = used + 1
+        return True
+
+    def describe(self) -> str:
+        return (
+            f"{self.skipped} confirmation attempt(s) in {len(self.regions_cut)} region(s) of "
+            f"{_REGION} characters, the first at character {self.first_skipped}"
+        )
+
+
 class ImperativeDirectiveCheck:
     """Find directives addressed to the model in a tool's text."""
 
@@ -372,26 +420,29 @@ class ImperativeDirectiveCheck:
     ) -> Iterator[_Hit]:
         """Every confirmed phrase; each rule is confirmed once per region."""
         covered: dict[int, int] = {}  # rule index -> end of its last match
-        attempts = 0
+        budget = _AttemptBudget()
+        # Windows that failed to confirm, by content: repeated text (padding,
+        # a near-miss phrase written ten thousand times) is confirmed once.
+        failed: set[tuple[int, _WindowKey]] = set()
         rules = rule_table()[0]
         for start, end, indexes in anchors:
+            window = _window_key(text, start, end)
             for index in indexes:
-                if covered.get(index, -1) > start:
+                if covered.get(index, -1) > start or (index, window) in failed:
                     continue
-                attempts += 1
-                if attempts > _MAX_ATTEMPTS:
-                    context.record_cap(
-                        "directive_attempts", located.location, f"text after character {start}"
-                    )
-                    return
+                if not budget.take(start):
+                    continue
                 member = rules[index]
                 match = _confirm(member, text, start, end)
                 if match is None:
+                    failed.add((index, window))
                     continue
                 covered[index] = match.end()
                 hit = _evaluate(member, text, match, located.key)
                 if hit is not None:
                     yield hit
+        if budget.skipped:
+            context.record_cap("directive_attempts", located.location, budget.describe())
 
     def _signal(self, hit: _Hit, text: str, located: LocatedString) -> Signal:
         evidence = f"{hit.rule.name}: {_snippet(text, hit.start, hit.end)}"
