@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import regex
 
-__all__ = ["confusable_skeleton", "is_invisible", "normalize"]
+__all__ = ["bounded", "confusable_skeleton", "is_invisible", "normalize", "normalize_bounded"]
 
 # Default_Ignorable_Code_Point covers zero-width characters, joiners, Hangul
 # fillers, variation selectors and the tag block; Cf adds the remaining
@@ -256,3 +256,68 @@ def confusable_skeleton(text: str) -> str:
     text = _INVISIBLE.sub("", text)
     fold = _fold_map()
     return "".join(fold.get(char, char) for char in text)
+
+
+# --------------------------------------------------------------------------
+# Bounded forms for hostile input
+# --------------------------------------------------------------------------
+
+#: Characters of raw text normalized at a time when the output is bounded.
+_PIECE = 16_384
+
+
+def _piece_end(text: str, start: int) -> tuple[int, bool]:
+    """Where the piece starting at ``start`` ends, and whether it ends at
+    whitespace (the normalizer treats whitespace as a word break, so pieces
+    cut there normalize exactly like the whole text)."""
+    target = start + _PIECE
+    if target >= len(text):
+        return len(text), True
+    space = max(text.rfind(" ", start + _PIECE // 2, target), text.rfind("\n", start, target))
+    if space > start:
+        return space + 1, True
+    # No whitespace in half a piece (pathological text): cut before a base
+    # character so no combining sequence is split.
+    while target > start + 1 and unicodedata.combining(text[target]):
+        target -= 1
+    return target, False
+
+
+def bounded(text: str, limit: int, transform: Callable[[str], str], word_sep: str) -> tuple[str, bool]:
+    """``transform(text)`` cut to ``limit`` characters, and whether it was cut.
+
+    Long non-ASCII text is transformed piece by piece and the work stops
+    once ``limit`` characters are out: NFKC expands one character into up to
+    18 (U+FDFA), and a million of them must not become 18 million characters
+    of work and memory. ``word_sep`` joins pieces cut at whitespace (" " for
+    a transform that strips the whitespace at the ends of its input, "" for
+    one that keeps it).
+    """
+    if len(text) <= _PIECE or text.isascii():
+        out = transform(text)
+        return (out, False) if len(out) <= limit else (out[:limit], True)
+    pieces: list[str] = []
+    size = 0
+    start = 0
+    after_space = True  # whether the previous piece was cut at whitespace
+    while start < len(text):
+        end, at_space = _piece_end(text, start)
+        piece = transform(text[start:end])
+        if piece:
+            if pieces:
+                pieces.append(word_sep if after_space else "")
+            pieces.append(piece)
+            size += len(piece) + 1
+        after_space = at_space
+        start = end
+        if size > limit:
+            out = "".join(pieces)
+            return out[:limit], len(out) > limit or start < len(text)
+    out = "".join(pieces)
+    return (out, False) if len(out) <= limit else (out[:limit], True)
+
+
+def normalize_bounded(text: str, limit: int) -> tuple[str, bool]:
+    """``normalize(text)`` cut to at most ``limit`` characters, and whether
+    it was cut; the work is bounded by ``limit`` as well as by the text."""
+    return bounded(text, limit, normalize, " ")

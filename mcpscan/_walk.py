@@ -18,9 +18,16 @@ import attrs
 
 from ._config import Config
 from ._model import CappedEntry, Tool
-from ._normalize import normalize
+from ._normalize import normalize_bounded
 
 __all__ = ["LocatedString", "ToolView", "view_tool"]
+
+#: The normalized form of a string is at most this many times its raw length
+#: (plus ``_NORMALIZED_SLACK``): NFKC turns U+FDFA into 18 characters, and a
+#: million of them must not cost 18 million characters of work in every
+#: wording check. Real text barely grows (ligatures, "½"); a cut is recorded.
+_MAX_GROWTH = 2
+_NORMALIZED_SLACK = 256
 
 # Keys written as `.key` in a JSON path; any other key is written `["key"]`.
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_$-]+")
@@ -131,13 +138,21 @@ class _Walker:
             self.cap(which, location, f"{len(text) - limit} of {len(text)} characters")
             text = text[:limit]
         self.total_chars += len(text)
+        limit = _MAX_GROWTH * len(text) + _NORMALIZED_SLACK
+        normalized, cut = normalize_bounded(text, limit)
+        if cut:
+            self.cap(
+                "max_normalized_chars",
+                location,
+                f"the normalized text after {limit} characters (it expands under NFKC)",
+            )
         self.strings.append(
             LocatedString(
                 location=location,
                 field=field,
                 key=key,
                 raw=text,
-                normalized=normalize(text),
+                normalized=normalized,
                 is_key=is_key,
                 truncated=truncated,
             )

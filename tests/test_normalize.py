@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcpscan import normalize
-from mcpscan._normalize import confusable_skeleton, is_invisible
+from mcpscan._normalize import confusable_skeleton, is_invisible, normalize_bounded
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,19 @@ def test_skeleton_and_invisible() -> None:
     assert confusable_skeleton("ｒｅａｄ＿ｆｉｌｅ") == "read_file"
     assert confusable_skeleton("read_file") == "read_file"
     assert is_invisible("\u200b") and is_invisible("\U000e0041") and not is_invisible("a")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ｉｇｎｏｒｅ ﬁles don’t\u200b stop. " * 3_000,
+        ("é" * 20_000 + " ") * 3,  # long words: pieces cut before a base letter
+        "ﾊﾞ" * 40_000,  # no whitespace at all
+    ],
+)
+def test_bounded_normalization_matches_the_whole_within_its_limit(text: str) -> None:
+    out, cut = normalize_bounded(text, 10 * len(text))
+    assert not cut
+    if " " in text:
+        assert out == normalize(text)
+    assert len(normalize_bounded(text, 100)[0]) == 100

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import mcpscan
 from mcpscan import Config, Signal
 from mcpscan._model import Tool
+from mcpscan._normalize import normalize
 from mcpscan._walk import view_tool
 
 
@@ -137,3 +138,21 @@ def test_odd_scalars_and_keys_do_not_crash() -> None:
     assert report.verdict.value == "pass"
     again = mcpscan.scan({"name": "odd", "inputSchema": schema}, checks=[])
     assert report.tool.fingerprint == again.tool.fingerprint
+
+
+def test_nfkc_expansion_is_bounded_and_recorded() -> None:
+    # U+FDFA becomes 18 characters under NFKC: the normalized form is cut at
+    # twice the raw length (plus a little), and the cut is recorded.
+    raw = "\ufdfa" * 100_000
+    view = view_tool(Tool.from_mcp({"name": "t", "description": raw}), Config())
+    (text,) = [s for s in view.strings if s.field == "description"]
+    assert len(text.normalized) <= 2 * len(raw) + 256
+    assert [c.limit for c in view.capped] == ["max_normalized_chars"]
+
+
+def test_ordinary_text_is_normalized_whole() -> None:
+    raw = "Ｉｇｎｏｒｅ the ﬁle. " * 5_000  # grows a little, pieces cut at spaces
+    view = view_tool(Tool.from_mcp({"name": "t", "description": raw}), Config())
+    (text,) = [s for s in view.strings if s.field == "description"]
+    assert text.normalized == normalize(raw)
+    assert view.capped == ()

@@ -57,6 +57,7 @@ from confusable_homoglyphs import confusables as _confusables
 from .._check import Context
 from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
+from .._normalize import bounded
 from ._shell_patterns import GatedPattern, KeywordGate, ShellThreat, find_shell_threats
 
 __all__ = ["CHECK", "DecodeThenConfirmCheck"]
@@ -74,6 +75,8 @@ _BYTES_PER_CHAR = 2
 #: is cut there instead of spending the byte budget of every later blob.
 _MAX_INFLATE_RATIO = 64
 _MIN_INFLATE = 65_536
+#: The deobfuscated text is at most this many times the raw text.
+_MAX_GROWTH = 2
 
 #: Shortest string worth looking at, and shortest base64/base32/hex run: 12
 #: base64 characters are 9 bytes, "rm -rf /*".
@@ -731,15 +734,20 @@ def _confirm(text: str, chain: tuple[str, ...]) -> _Finding | None:
 # --------------------------------------------------------------------------
 
 
-def _deobfuscated(raw: str) -> str:
+def _deobfuscated(raw: str) -> tuple[str, bool]:
     """``raw`` with invisible characters removed, NFKC applied and Cyrillic,
     Greek, Armenian or Cherokee look-alike letters mapped to the Latin letter
     they imitate, case kept, so a blob with a zero-width space or a Cyrillic
-    "А" in it still decodes."""
+    "А" in it still decodes; and whether the result was cut because NFKC
+    grew it past ``_MAX_GROWTH`` times the raw text (U+FDFA becomes 18
+    characters)."""
     if raw.isascii():
-        return raw
-    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw))
-    return text.translate(_LATIN_TWINS)
+        return raw, False
+    return bounded(raw, _MAX_GROWTH * len(raw) + _MIN_TEXT, _deobfuscate_piece, "")
+
+
+def _deobfuscate_piece(raw: str) -> str:
+    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw)).translate(_LATIN_TWINS)
 
 
 def _build_latin_twins() -> Mapping[int, str]:
@@ -877,7 +885,10 @@ class DecodeThenConfirmCheck:
         for located in context.strings:
             if len(located.raw) < _MIN_RUN:
                 continue
-            for finding in walker.string(_deobfuscated(located.raw), located.location):
+            text, cut = _deobfuscated(located.raw)
+            if cut:
+                budget.cut("max_normalized_chars", located.location)
+            for finding in walker.string(text, located.location):
                 key = (located.location, finding.rule, finding.evidence)
                 if key in seen:
                     continue
@@ -940,6 +951,8 @@ def _cut_message(limit: str, count: int) -> str:
         return f"nested encodings below the depth limit in {count} decoded blob(s)"
     if limit == "max_candidates":
         return f"{count} further encoded-looking blob(s) not decoded"
+    if limit == "max_normalized_chars":
+        return f"the text after {_MAX_GROWTH}x its length once NFKC expanded it, in {count} string(s)"
     return f"{count} encoded-looking blob(s) not (fully) decoded: decoded-byte budget spent"
 
 
