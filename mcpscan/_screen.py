@@ -272,9 +272,11 @@ _CREDENTIAL_STORE = regex.compile(
 # `nc host port < file`. Must not catch `curl -O URL` (a download) or
 # `scp host:file .` (a download) or `rsync` between local folders.
 _UPLOAD_PATTERN = regex.compile(
-    r"\bcurl\b[^\n]{0,200}?(?:\s-T\s*\S|--upload-file\b|\s-F\s*\S+=@|--form\s+\S+=@|"
+    # The gaps never run past another "curl"/"wget": from each of a thousand
+    # in a row the engine would rescan the same 200 characters.
+    r"\bcurl\b(?:(?!\bcurl\b)[^\n]){0,200}?(?:\s-T\s*\S|--upload-file\b|\s-F\s*\S+=@|--form\s+\S+=@|"
     r"--data(?:-binary|-raw|-urlencode)?[= ]\s*@|\s-d\s*@)"
-    r"|\bwget\b[^\n]{0,200}?--post-file\b"
+    r"|\bwget\b(?:(?!\bwget\b)[^\n]){0,200}?--post-file\b"
     r"|\bscp\s+(?:-\S+\s+){0,5}[^\s:]+\s+(?:\S+@)?[\w.-]+:"
     r"|\brsync\s+(?:-\S+\s+){0,8}[^\s:]+\s+(?:\S+@)?[\w.-]+:"
     r"|\b(?:nc|ncat|netcat)\s+[^\n<]{0,80}<\s*\S",

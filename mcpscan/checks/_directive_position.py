@@ -491,7 +491,9 @@ _EXAMPLE_CUES = alt(
 _OPENERS = r"[\s:,'\"“«「『(\-]*"
 _NEAR_CUE = compile_pattern(
     rf"(?:{B}{_EXAMPLE_CUES}|例如|比如|诸如|譬如|例えば|たとえば)"
-    rf"{_OPENERS}(?:[^\s.!?;。]+\s){{0,5}}['\"“«「『(]?\s?$"
+    # A word is at most the reach long (possessive, bounded): an unbounded
+    # "[^\s...]+" made a long run without spaces ("nam/nam/...") quadratic.
+    rf"{_OPENERS}(?:[^\s.!?;。]{{1,{_EXAMPLE_REACH}}}+\s){{0,5}}['\"“«「『(]?\s?$"
 )
 # "like X" is an example only right before X ("flags paths like ~/.ssh"),
 # never "I would like you to ...".

@@ -380,6 +380,7 @@ _SENDER = (
     r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|invoke-webrequest|iwr|"
     r"invoke-restmethod|irm|sendmail|mail|ftp|tftp)\b"
 )
+_HTTP_SENDER = r"\b(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)\b"
 _SEND_VERB = r"\b(?:send|post|upload|exfiltrat\w*|transmit|forward|leak)\w*\b"
 _DESTINATION = r"\bto\s+[\"'<]?(?:https?://|ftp://|\S+@[\w-]+\.[\w.-]+)"
 
@@ -395,7 +396,9 @@ _SECRET_EXFILTRATION = tuple(
     for pattern in (
         rf"\b(?:cat|type|get-content|gc|base64|xxd|gzip|tar|zip)\b[^\n|;]{{0,100}}?{SECRET_PATH}"
         rf"[^\n|;]{{0,100}}\|[^\n]{{0,200}}?{_SENDER}",
-        r"\b(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)\b[^\n]{0,200}?"
+        # The gap never runs past another sender: from each of a thousand
+        # "curl"s in a row it would rescan the same 200 characters.
+        rf"{_HTTP_SENDER}(?:(?!{_HTTP_SENDER})[^\n]){{0,200}}?"
         r"(?:[\s=\"']@|--post-file[= ]|--body-file[= ]|--upload-file\s+|\s-T\s+|-infile\s+|"
         r"\$\(\s*(?:cat|base64|xxd)\s+|\$\(<\s*|`cat\s+)"
         rf"[\"']?[^\s\"']{{0,20}}?{SECRET_PATH}",
