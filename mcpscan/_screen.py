@@ -68,6 +68,12 @@ class CallDecision:
     signals: tuple[Signal, ...]
     coverage: Coverage
 
+    @property
+    def complete(self) -> bool:
+        """False when a limit was hit or a check failed: part of the call's
+        arguments was not screened (``coverage`` says which part)."""
+        return self.coverage.complete
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "decision": self.decision.value,
@@ -466,7 +472,14 @@ class _CallRules:
 
     def _texts(self, context: Context) -> Iterator[LocatedString]:
         yield from context.strings
+        limit = context.config.max_string_chars
         for location, joined in _argv_strings(self.arguments, "arguments"):
+            if len(joined) > limit:
+                # The joined command is bounded like any walked string.
+                context.record_cap(
+                    "max_string_chars", location, f"{len(joined) - limit} of {len(joined)} characters"
+                )
+                joined = joined[:limit]
             yield LocatedString(
                 location=location, field="arguments", key="", raw=joined, normalized=joined
             )
