@@ -283,7 +283,9 @@ def _piece_end(text: str, start: int) -> tuple[int, bool]:
     return target, False
 
 
-def bounded(text: str, limit: int, transform: Callable[[str], str], word_sep: str) -> tuple[str, bool]:
+def bounded(
+    text: str, limit: int, transform: Callable[[str], str], word_sep: str
+) -> tuple[str, bool]:
     """``transform(text)`` cut to ``limit`` characters, and whether it was cut.
 
     Long non-ASCII text is transformed piece by piece and the work stops

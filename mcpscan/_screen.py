@@ -477,11 +477,13 @@ class _CallRules:
             if len(joined) > limit:
                 # The joined command is bounded like any walked string.
                 context.record_cap(
-                    "max_string_chars", location, f"{len(joined) - limit} of {len(joined)} characters"
+                    "max_string_chars",
+                    location,
+                    f"{len(joined) - limit} of {len(joined)} characters",
                 )
-                joined = joined[:limit]
+            text = joined[:limit]
             yield LocatedString(
-                location=location, field="arguments", key="", raw=joined, normalized=joined
+                location=location, field="arguments", key="", raw=text, normalized=text
             )
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002

@@ -68,7 +68,7 @@ def assert_doctests_pass(module: object) -> None:
 def count_decodings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A one-item list counting the blobs decode-then-confirm decodes:
     counted work that a test can assert where time would flake."""
-    from mcpscan.checks import decode_then_confirm  # noqa: PLC0415
+    from mcpscan.checks import decode_then_confirm
 
     count = [0]
     original = decode_then_confirm._candidate_decodings

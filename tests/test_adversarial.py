@@ -11,11 +11,10 @@ import tracemalloc
 from collections.abc import Callable
 
 import pytest
+from helpers import count_decodings
 
 import mcpscan
 from mcpscan import Report
-
-from helpers import count_decodings
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +102,6 @@ def test_many_candidate_blobs_are_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     assert report.coverage.degraded == ()
     assert report.coverage.capped == ()
     assert decoded == [1]
-
 
 
 @pytest.mark.parametrize(

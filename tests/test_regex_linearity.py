@@ -174,7 +174,10 @@ def test_every_pattern_is_linear(unit: str) -> None:
 
 def test_every_pattern_is_linear_on_its_own_literals() -> None:
     slow = [
-        (_source(p), unit) for p in PATTERNS for unit in _tails(p) if _grows_too_fast(p, unit, 2_000)
+        (_source(p), unit)
+        for p in PATTERNS
+        for unit in _tails(p)
+        if _grows_too_fast(p, unit, 2_000)
     ]
     assert not slow, slow
 

@@ -952,7 +952,9 @@ def _cut_message(limit: str, count: int) -> str:
     if limit == "max_candidates":
         return f"{count} further encoded-looking blob(s) not decoded"
     if limit == "max_normalized_chars":
-        return f"the text after {_MAX_GROWTH}x its length once NFKC expanded it, in {count} string(s)"
+        return (
+            f"the text after {_MAX_GROWTH}x its length once NFKC expanded it, in {count} string(s)"
+        )
     return f"{count} encoded-looking blob(s) not (fully) decoded: decoded-byte budget spent"
 
 

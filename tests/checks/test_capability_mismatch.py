@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -337,11 +336,10 @@ def test_malformed_schemas_do_not_raise() -> None:
         assert report.verdict in (Verdict.PASS, Verdict.REVIEW)
 
 
-def test_huge_description_is_fast() -> None:
+def test_huge_description_is_read_whole() -> None:
+    # Speed is measured in benchmarks/; here: a megabyte is read, not cut.
     spec = tool("add", "Adds numbers. " + "word " * 200_000, {"notes": S})
-    started = time.perf_counter()
-    scan(spec)
-    assert time.perf_counter() - started < 1.0
+    assert scan(spec).coverage.capped == ()
 
 
 def test_tool_description_sentences_about_a_parameter_count() -> None:

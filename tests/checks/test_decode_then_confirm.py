@@ -13,12 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import count_decodings
 
 import mcpscan
 from mcpscan import Config, ScanError, Severity, Tier, Verdict
 from mcpscan.checks.decode_then_confirm import CHECK
-
-from helpers import count_decodings
 
 RNG = random.Random(7)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -484,11 +483,10 @@ def test_mentions_per_string_are_capped_and_recorded() -> None:
     assert [c.limit for c in report.coverage.capped] == ["max_mentions_per_string"]
 
 
-def test_one_megabyte_description_is_fast() -> None:
+def test_one_megabyte_description_is_read() -> None:
+    # Speed is measured in benchmarks/; here: the result on a megabyte.
     text = ("call send_email now " * 10 + "plain words " * 400) * 200
-    started = time.perf_counter()
     report = scan(tool("n", text[:1_000_000]))
-    assert time.perf_counter() - started < 1.0
     assert rules(report) == {"shadowing.cross_reference": Tier.HARD}
 
 
