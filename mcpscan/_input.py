@@ -11,14 +11,84 @@ Accepted shapes:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 
 from ._model import ScanError
 
-__all__ = ["Document", "read_document"]
+__all__ = ["Document", "JsonObject", "loads", "read_document"]
+
+# Python refuses to convert integers of more than 4,300 digits.
+_MAX_INT_DIGITS = 4000
+
+
+class JsonObject(dict[str, Any]):
+    """A JSON object whose text gave some key more than once.
+
+    The mapping keeps the first value of each key; ``duplicates`` holds
+    every later ``(key, value)`` pair in document order. Only objects with
+    a duplicate are built as this type; the others are plain dicts.
+    """
+
+    __slots__ = ("duplicates",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        extra: list[tuple[str, Any]] = []
+        for key, value in pairs:
+            if key in self:
+                extra.append((key, value))
+            else:
+                self[key] = value
+        self.duplicates: tuple[tuple[str, Any], ...] = tuple(extra)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A client whose parser keeps the first value of a key shows a different
+    # tool than one that keeps the last (Python's json, most JavaScript): an
+    # attacker puts the attack in one and a harmless text in the other.
+    built = dict(pairs)
+    return built if len(built) == len(pairs) else JsonObject(pairs)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_INT_DIGITS:
+        raise ValueError(f"an integer of more than {_MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
+def loads(text: str | bytes, field: str = "document") -> Any:
+    """Parse JSON text the way every mcpscan entry point does.
+
+    Duplicate keys are kept (see ``JsonObject``); ``NaN``, ``Infinity`` and
+    integers of more than 4,000 digits are refused. Raises ``ScanError``
+    naming ``field`` for text that is not valid JSON.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ScanError(field, f"not valid UTF-8 (byte {error.start})") from None
+    if not isinstance(text, str):
+        raise ScanError(field, f"expected JSON text, got {type(text).__name__}")
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_constant=_reject_constant,
+            parse_int=_parse_int,
+        )
+    except RecursionError:
+        raise ScanError(field, "JSON nested too deeply to read") from None
+    except ValueError as error:
+        raise ScanError(field, f"not valid JSON: {error}") from None
 
 
 @attrs.frozen

@@ -1,13 +1,24 @@
 """The orchestrator: run every check on one tool, in isolation, and aggregate.
 
 It knows no check by name. Each check runs inside its own ``try``: one that
-raises, or yields something that is not a ``Signal`` of its own, is recorded
-in ``coverage.degraded`` and the others' results stand; one that yields more
+raises (any exception, ``SystemExit`` and ``KeyboardInterrupt`` included),
+or yields something that is not a ``Signal`` of its own, is recorded in
+``coverage.degraded`` and the others' results stand; one that yields more
 than ``Config.max_signals_per_check`` is cut there and the cut recorded.
+
+Checks run on a worker thread, one scan's checks one after the other, while
+the calling thread waits for each with ``Config.check_timeout_seconds``. A
+check that does not finish in time (a sleep, a busy loop) is abandoned: its
+daemon thread is told to start nothing more, the check is recorded as
+degraded (``timeout``), and a fresh worker runs the remaining checks. A real
+Ctrl-C is delivered to the calling thread and stops the scan as usual.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -37,6 +48,7 @@ from ._walk import ToolView, view_tool
 __all__ = ["coerce_config", "coerce_snapshot", "run_checks", "scan", "select_checks"]
 
 _MAX_MESSAGE_CHARS = 500
+_LOG = logging.getLogger("mcpscan")
 
 
 class _NotASignal(TypeError):
@@ -152,22 +164,27 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                 check_id=loaded.id,
             )
         )
-    except Exception as error:
+    except BaseException as error:  # noqa: BLE001 - a plugin's SystemExit must not end the scan
         if strict:
             raise
         # Signals yielded before the failure stand: nothing found is lost,
-        # and the degraded entry says the check did not finish.
+        # and the degraded entry says the check did not finish. A check that
+        # raises SystemExit or KeyboardInterrupt itself is misbehaving like
+        # any other: a real Ctrl-C arrives in the calling thread instead.
         degraded = DegradedEntry(
             check_id=loaded.id, error_type=type(error).__name__, message=_message(error)
         )
     elapsed = time.perf_counter() - started
+    slow = elapsed >= config.slow_check_seconds
+    if slow:
+        _LOG.info("check %s took %.3f s on tool %r", loaded.id, elapsed, tool.name)
     run = CheckRun(
         check_id=loaded.id,
         version=loaded.version,
         source=loaded.source,
         signals=len(signals),
         seconds=elapsed,
-        slow=elapsed >= config.slow_check_seconds,
+        slow=slow,
     )
     return _Outcome(
         run=run,
@@ -175,6 +192,85 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
         degraded=degraded,
         capped=tuple(capped) + context.recorded_caps(),
     )
+
+
+@attrs.frozen
+class _Raised:
+    """A strict-mode failure, carried from the worker to the calling thread."""
+
+    error: BaseException
+
+
+def _work(
+    checks: Sequence[LoadedCheck],
+    tool: Tool,
+    base: Context,
+    strict: bool,
+    results: queue.SimpleQueue[_Outcome | _Raised],
+    stop: threading.Event,
+) -> None:
+    for loaded in checks:
+        if stop.is_set():
+            return
+        try:
+            results.put(_collect(loaded, tool, base.for_check(loaded.id), strict))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, which re-raises
+            results.put(_Raised(error))
+            return
+
+
+def _timed_out(loaded: LoadedCheck, config: Config) -> _Outcome:
+    limit = config.check_timeout_seconds
+    message = f"did not finish within check_timeout_seconds={limit:g}; abandoned"
+    return _Outcome(
+        run=CheckRun(
+            check_id=loaded.id,
+            version=loaded.version,
+            source=loaded.source,
+            signals=0,
+            seconds=float(limit),
+            slow=True,
+        ),
+        signals=(),
+        degraded=DegradedEntry(check_id=loaded.id, error_type="timeout", message=message),
+        capped=(),
+    )
+
+
+def _run_each(
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+) -> list[_Outcome]:
+    """Every check's outcome, in order, each within the time limit."""
+    outcomes: list[_Outcome] = []
+    while len(outcomes) < len(checks):
+        remaining = checks[len(outcomes) :]
+        results: queue.SimpleQueue[_Outcome | _Raised] = queue.SimpleQueue()
+        stop = threading.Event()
+        worker = threading.Thread(
+            target=_work,
+            args=(remaining, tool, base, strict, results, stop),
+            name="mcpscan-checks",
+            daemon=True,
+        )
+        worker.start()
+        for loaded in remaining:
+            try:
+                outcome = results.get(timeout=base.config.check_timeout_seconds)
+            except queue.Empty:
+                # The worker is stuck in this check: it may never return, so
+                # it is left behind (a daemon thread) and told to stop after.
+                stop.set()
+                if strict:
+                    raise TimeoutError(
+                        f"check {loaded.id!r} did not finish within "
+                        f"check_timeout_seconds={base.config.check_timeout_seconds:g}"
+                    ) from None
+                outcomes.append(_timed_out(loaded, base.config))
+                break
+            if isinstance(outcome, _Raised):
+                raise outcome.error
+            outcomes.append(outcome)
+    return outcomes
 
 
 def run_checks(
@@ -193,8 +289,7 @@ def run_checks(
     signals: list[Signal] = []
     degraded: list[DegradedEntry] = list(problems)
     capped: list[CappedEntry] = list(view.capped)
-    for loaded in checks:
-        outcome = _collect(loaded, view.tool, base.for_check(loaded.id), strict)
+    for outcome in _run_each(checks, view.tool, base, strict):
         runs.append(outcome.run)
         signals.extend(outcome.signals)
         capped.extend(outcome.capped)
@@ -202,7 +297,12 @@ def run_checks(
             degraded.append(outcome.degraded)
     ordered = sorted_signals(signals)
     ref = ToolRef(server=view.tool.server, name=view.tool.name, fingerprint=view.fingerprint)
-    verdict, severity, risk, findings = aggregate(ref, ordered, config)
+    coverage = Coverage(
+        checks=runs,
+        degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),
+        capped=capped,
+    )
+    verdict, severity, risk, findings = aggregate(ref, ordered, config, coverage)
     return Report(
         tool=ref,
         verdict=verdict,
@@ -210,11 +310,7 @@ def run_checks(
         risk_score=risk,
         findings=findings,
         signals=ordered,
-        coverage=Coverage(
-            checks=runs,
-            degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),
-            capped=capped,
-        ),
+        coverage=coverage,
     )
 
 

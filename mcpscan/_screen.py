@@ -35,6 +35,7 @@ from . import _secrets
 from ._check import Context
 from ._config import Config
 from ._evidence import redact
+from ._frozen import is_array
 from ._model import Coverage, Finding, ScanError, Severity, Signal, Tier, Tool
 from ._scan import coerce_config, run_checks, select_checks
 from ._snapshot import Snapshot
@@ -383,7 +384,7 @@ def _type_ok(value: object, declared: object) -> bool:
         [declared]
         if isinstance(declared, str)
         else list(declared)
-        if isinstance(declared, list)
+        if is_array(declared)
         else []
     )
     if not names:
