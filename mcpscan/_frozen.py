@@ -25,7 +25,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any, TypeGuard, overload
 
 __all__ = ["FrozenDict", "FrozenList", "freeze", "freeze_optional", "is_array", "thaw"]
 
@@ -34,6 +34,8 @@ class FrozenDict(Mapping[Any, Any]):
     """A read-only JSON object. Lookups run at dict speed."""
 
     __slots__ = ("_proxy", "duplicates", "get", "items", "keys", "values")
+    _proxy: Mapping[Any, Any]
+    duplicates: tuple[tuple[str, Any], ...]
 
     def __init__(self) -> None:
         # Built empty and filled by ``freeze`` only, so a cycle can point
@@ -77,6 +79,7 @@ class FrozenList(Sequence[Any]):
     """A read-only JSON array; equal to a list or tuple with equal items."""
 
     __slots__ = ("_items",)
+    _items: tuple[Any, ...]
 
     def __init__(self) -> None:
         object.__setattr__(self, "_items", ())
@@ -101,9 +104,9 @@ class FrozenList(Sequence[Any]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenList):
-            return self._items == other._items
+            return bool(self._items == other._items)
         if isinstance(other, (list, tuple)):
-            return self._items == tuple(other)
+            return bool(self._items == tuple(other))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -128,7 +131,7 @@ def _rebuild_list(items: tuple[Any, ...]) -> FrozenList:
     return frozen
 
 
-def is_array(value: object) -> bool:
+def is_array(value: object) -> TypeGuard[Sequence[Any]]:
     """A JSON array as checks see it: a list, a tuple or a ``FrozenList``."""
     return isinstance(value, (list, tuple, FrozenList))
 

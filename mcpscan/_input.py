@@ -54,6 +54,17 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return built if len(built) == len(pairs) else JsonObject(pairs)
 
 
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    built = dict(pairs)
+    if len(built) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key!r} is given more than once")
+            seen.add(key)
+    return built
+
+
 def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -64,12 +75,16 @@ def _parse_int(digits: str) -> int:
     return int(digits)
 
 
-def loads(text: str | bytes, field: str = "document") -> Any:
+def loads(
+    text: str | bytes | bytearray, field: str = "document", *, unique_keys: bool = False
+) -> Any:
     """Parse JSON text the way every mcpscan entry point does.
 
-    Duplicate keys are kept (see ``JsonObject``); ``NaN``, ``Infinity`` and
-    integers of more than 4,000 digits are refused. Raises ``ScanError``
-    naming ``field`` for text that is not valid JSON.
+    Duplicate keys are kept (see ``JsonObject``), or refused with
+    ``unique_keys`` (for configuration: a policy, a client configuration,
+    a baseline, where no value may hide behind another); ``NaN``,
+    ``Infinity`` and integers of more than 4,000 digits are refused.
+    Raises ``ScanError`` naming ``field`` for text that is not valid JSON.
     """
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -81,7 +96,7 @@ def loads(text: str | bytes, field: str = "document") -> Any:
     try:
         return json.loads(
             text,
-            object_pairs_hook=_object,
+            object_pairs_hook=_unique_object if unique_keys else _object,
             parse_constant=_reject_constant,
             parse_int=_parse_int,
         )
@@ -96,15 +111,29 @@ class Document:
     """Tools per server, in the order the document gave them."""
 
     servers: Mapping[str, tuple[Any, ...]]
+    #: Where each server's list of tools is in the document (``tools``,
+    #: ``result.tools``, ``servers.a``; ``""`` for a bare list), or None
+    #: for a document that is one tool.
+    lists: Mapping[str, str | None] = attrs.field(factory=dict)
 
     def entries(self) -> list[tuple[str, Any]]:
         """Every (server, tool) pair, servers in the document's order."""
         return [(server, tool) for server, tools in self.servers.items() for tool in tools]
 
+    def position(self, server: str, index: int) -> str:
+        """The JSON path of one tool as the user wrote it (``tools[3]``, ``[3]``)."""
+        where = self.lists.get(server, "")
+        return "" if where is None else f"{where}[{index}]"
 
-def _tool_list(value: object, where: str) -> tuple[Any, ...]:
+
+def _joined(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _located_list(value: object, where: str) -> tuple[tuple[Any, ...], str | None]:
+    """The tools of ``value`` and the path of their list (None: one tool)."""
     if isinstance(value, list):
-        return tuple(value)
+        return tuple(value), where
     if isinstance(value, Mapping):
         if "jsonrpc" in value:
             if "error" in value:
@@ -114,14 +143,14 @@ def _tool_list(value: object, where: str) -> tuple[Any, ...]:
             result = value.get("result")
             if not isinstance(result, Mapping):
                 raise ScanError(f"{where}.result", "expected a tools/list result object")
-            return _tool_list(result, f"{where}.result")
+            return _located_list(result, _joined(where, "result"))
         if "tools" in value:
             tools = value["tools"]
             if not isinstance(tools, list):
                 raise ScanError(f"{where}.tools", "expected a list of tools")
-            return tuple(tools)
+            return tuple(tools), _joined(where, "tools")
         if "name" in value:
-            return (value,)
+            return (value,), None
     raise ScanError(
         where or "document",
         'expected a tools/list response, {"tools": [...]}, a list of tools, a tool, '
@@ -136,9 +165,11 @@ def read_document(value: object, default_server: str) -> Document:
         if not isinstance(servers, Mapping) or not servers:
             raise ScanError("servers", "expected a non-empty object of server id to tools")
         out: dict[str, tuple[Any, ...]] = {}
+        lists: dict[str, str | None] = {}
         for server, tools in servers.items():
             if not isinstance(server, str) or not server:
                 raise ScanError("servers", "server ids must be non-empty strings")
-            out[server] = _tool_list(tools, f"servers[{server!r}]")
-        return Document(servers=out)
-    return Document(servers={default_server: _tool_list(value, "")})
+            out[server], lists[server] = _located_list(tools, f"servers[{server!r}]")
+        return Document(servers=out, lists=lists)
+    tools, where = _located_list(value, "")
+    return Document(servers={default_server: tools}, lists={default_server: where})

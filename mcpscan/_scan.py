@@ -164,7 +164,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                 check_id=loaded.id,
             )
         )
-    except BaseException as error:  # noqa: BLE001 - a plugin's SystemExit must not end the scan
+    except BaseException as error:  # a plugin's SystemExit must not end the scan
         if strict:
             raise
         # Signals yielded before the failure stand: nothing found is lost,
@@ -206,6 +206,7 @@ def _work(
     tool: Tool,
     base: Context,
     strict: bool,
+    *,
     results: queue.SimpleQueue[_Outcome | _Raised],
     stop: threading.Event,
 ) -> None:
@@ -214,7 +215,7 @@ def _work(
             return
         try:
             results.put(_collect(loaded, tool, base.for_check(loaded.id), strict))
-        except BaseException as error:  # noqa: BLE001 - handed to the caller, which re-raises
+        except BaseException as error:  # strict mode: the caller re-raises it
             results.put(_Raised(error))
             return
 
@@ -248,7 +249,8 @@ def _run_each(
         stop = threading.Event()
         worker = threading.Thread(
             target=_work,
-            args=(remaining, tool, base, strict, results, stop),
+            args=(remaining, tool, base, strict),
+            kwargs={"results": results, "stop": stop},
             name="mcpscan-checks",
             daemon=True,
         )

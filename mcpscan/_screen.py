@@ -381,11 +381,7 @@ _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
 
 def _type_ok(value: object, declared: object) -> bool:
     names = (
-        [declared]
-        if isinstance(declared, str)
-        else list(declared)
-        if is_array(declared)
-        else []
+        [declared] if isinstance(declared, str) else list(declared) if is_array(declared) else []
     )
     if not names:
         return True
