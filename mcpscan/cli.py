@@ -317,6 +317,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         max_benign_fp=args.max_benign_fp,
         min_class_recall=floors,
         max_quarantine=args.max_quarantine,
+        require_malicious=not args.benign_only,
+        require_non_malicious=not args.malicious_only,
     )
     result = evaluate(entries, thresholds)
     if args.format == "json":
@@ -520,6 +522,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     eval_cmd.add_argument(
         "--max-quarantine", type=int, default=0, help="non-malicious entries quarantined"
+    )
+    sides = eval_cmd.add_mutually_exclusive_group()
+    sides.add_argument(
+        "--benign-only",
+        action="store_true",
+        help="the corpus has no malicious entries on purpose: measure false alarms alone",
+    )
+    sides.add_argument(
+        "--malicious-only",
+        action="store_true",
+        help="the corpus has only malicious entries on purpose: measure recall alone",
     )
     eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
     eval_cmd.set_defaults(run=_cmd_eval)
