@@ -23,7 +23,7 @@ mapping, the others are kept so the walk can scan them too.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from types import MappingProxyType
 from typing import Any, TypeGuard, overload
 
@@ -33,7 +33,7 @@ __all__ = ["FrozenDict", "FrozenList", "freeze", "freeze_optional", "is_array", 
 class FrozenDict(Mapping[Any, Any]):
     """A read-only JSON object. Lookups run at dict speed."""
 
-    __slots__ = ("_proxy", "duplicates", "get", "items", "keys", "values")
+    __slots__ = ("_proxy", "duplicates")
     _proxy: Mapping[Any, Any]
     duplicates: tuple[tuple[str, Any], ...]
 
@@ -43,12 +43,21 @@ class FrozenDict(Mapping[Any, Any]):
         self._set(MappingProxyType({}), ())
 
     def _set(self, proxy: Mapping[Any, Any], duplicates: tuple[tuple[str, Any], ...]) -> None:
-        setter = object.__setattr__
-        setter(self, "_proxy", proxy)
+        object.__setattr__(self, "_proxy", proxy)
         #: Extra ``(key, value)`` pairs of keys the JSON text gave twice.
-        setter(self, "duplicates", duplicates)
-        for name in ("get", "items", "keys", "values"):
-            setter(self, name, getattr(proxy, name))
+        object.__setattr__(self, "duplicates", duplicates)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._proxy.get(key, default)
+
+    def items(self) -> ItemsView[Any, Any]:
+        return self._proxy.items()
+
+    def keys(self) -> KeysView[Any]:
+        return self._proxy.keys()
+
+    def values(self) -> ValuesView[Any]:
+        return self._proxy.values()
 
     def __setattr__(self, name: str, value: object) -> None:
         raise TypeError("FrozenDict is read-only")
@@ -136,7 +145,13 @@ def is_array(value: object) -> TypeGuard[Sequence[Any]]:
     return isinstance(value, (list, tuple, FrozenList))
 
 
+# Types that are never containers: the fast path of freeze and thaw.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def _is_container(value: object) -> bool:
+    if type(value) in _ATOMS:
+        return False
     return isinstance(value, (Mapping, list, tuple)) and not isinstance(
         value, (FrozenDict, FrozenList)
     )
@@ -183,6 +198,8 @@ def _scalar(value: Any) -> Any:
 
 
 def _child(value: Any, memo: dict[int, Any], pending: list[tuple[Any, Any]]) -> Any:
+    if type(value) in _ATOMS:
+        return value
     if not _is_container(value):
         return _scalar(value)
     known = memo.get(id(value))

@@ -194,30 +194,71 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
     )
 
 
-@attrs.frozen
-class _Raised:
-    """A strict-mode failure, carried from the worker to the calling thread."""
+class _Job:
+    """One scan's checks, run in order by a worker; progress read by the caller."""
 
-    error: BaseException
+    def __init__(
+        self, checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+    ) -> None:
+        self.checks = checks
+        self.tool = tool
+        self.base = base
+        self.strict = strict
+        self.outcomes: list[_Outcome] = []
+        self.error: BaseException | None = None
+        #: When the check now running started (monotonic seconds).
+        self.started = time.monotonic()
+        self.abandoned = False
+        self.done = threading.Event()
 
-
-def _work(
-    checks: Sequence[LoadedCheck],
-    tool: Tool,
-    base: Context,
-    strict: bool,
-    *,
-    results: queue.SimpleQueue[_Outcome | _Raised],
-    stop: threading.Event,
-) -> None:
-    for loaded in checks:
-        if stop.is_set():
-            return
+    def run(self) -> None:
         try:
-            results.put(_collect(loaded, tool, base.for_check(loaded.id), strict))
+            for loaded in self.checks:
+                if self.abandoned:
+                    return
+                self.started = time.monotonic()
+                outcome = _collect(loaded, self.tool, self.base.for_check(loaded.id), self.strict)
+                if not self.abandoned:
+                    self.outcomes.append(outcome)
         except BaseException as error:  # strict mode: the caller re-raises it
-            results.put(_Raised(error))
-            return
+            self.error = error
+        finally:
+            self.done.set()
+
+
+class _Worker:
+    """A daemon thread that runs jobs; kept for the next scan once idle."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="mcpscan-checks", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            self.jobs.get().run()
+
+
+# Idle workers, so a scan does not pay for starting a thread. Like the
+# other memo caches it cannot change a result: a worker holds no state
+# between jobs. A worker stuck in a check that timed out is never returned
+# here, and a worker inherited through fork() is dead and dropped.
+_IDLE: list[_Worker] = []
+_IDLE_LOCK = threading.Lock()
+
+
+def _take_worker() -> _Worker:
+    with _IDLE_LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.thread.is_alive():
+                return worker
+    return _Worker()
+
+
+def _give_back(worker: _Worker) -> None:
+    with _IDLE_LOCK:
+        _IDLE.append(worker)
 
 
 def _timed_out(loaded: LoadedCheck, config: Config) -> _Outcome:
@@ -238,40 +279,43 @@ def _timed_out(loaded: LoadedCheck, config: Config) -> _Outcome:
     )
 
 
+def _wait(job: _Job, limit: float) -> bool:
+    """Wait for ``job``; False when its current check has run past ``limit``."""
+    while True:
+        left = job.started + limit - time.monotonic()
+        if left <= 0:
+            return job.done.is_set()
+        if job.done.wait(left):
+            return True
+
+
 def _run_each(
     checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
 ) -> list[_Outcome]:
     """Every check's outcome, in order, each within the time limit."""
+    limit = base.config.check_timeout_seconds
     outcomes: list[_Outcome] = []
     while len(outcomes) < len(checks):
-        remaining = checks[len(outcomes) :]
-        results: queue.SimpleQueue[_Outcome | _Raised] = queue.SimpleQueue()
-        stop = threading.Event()
-        worker = threading.Thread(
-            target=_work,
-            args=(remaining, tool, base, strict),
-            kwargs={"results": results, "stop": stop},
-            name="mcpscan-checks",
-            daemon=True,
-        )
-        worker.start()
-        for loaded in remaining:
-            try:
-                outcome = results.get(timeout=base.config.check_timeout_seconds)
-            except queue.Empty:
-                # The worker is stuck in this check: it may never return, so
-                # it is left behind (a daemon thread) and told to stop after.
-                stop.set()
-                if strict:
-                    raise TimeoutError(
-                        f"check {loaded.id!r} did not finish within "
-                        f"check_timeout_seconds={base.config.check_timeout_seconds:g}"
-                    ) from None
-                outcomes.append(_timed_out(loaded, base.config))
-                break
-            if isinstance(outcome, _Raised):
-                raise outcome.error
-            outcomes.append(outcome)
+        job = _Job(checks[len(outcomes) :], tool, base, strict)
+        worker = _take_worker()
+        worker.jobs.put(job)
+        if _wait(job, limit):
+            _give_back(worker)
+            if job.error is not None:
+                raise job.error
+            outcomes.extend(job.outcomes)
+            continue
+        # The worker is stuck in one check: it may never return, so it is
+        # left behind (a daemon thread) and starts nothing more.
+        job.abandoned = True
+        finished = list(job.outcomes)
+        stuck = job.checks[len(finished)]
+        if strict:
+            raise TimeoutError(
+                f"check {stuck.id!r} did not finish within check_timeout_seconds={limit:g}"
+            )
+        outcomes.extend(finished)
+        outcomes.append(_timed_out(stuck, base.config))
     return outcomes
 
 

@@ -76,6 +76,7 @@ def _child_path(parent: str, key: str) -> str:
 
 # A walked container: every kind of JSON object or array a tool can hold.
 _CONTAINERS = (Mapping, list, tuple, FrozenList)
+_SCALARS = frozenset({int, float, bool, type(None)})
 # Pushed after a container's children: the container leaves the current path.
 _LEAVE = object()
 
@@ -172,7 +173,7 @@ class _Walker:
             if isinstance(value, str):
                 self.add_string(path, field, key, value, is_key=False)
                 continue
-            if not isinstance(value, _CONTAINERS):
+            if type(value) in _SCALARS or not isinstance(value, _CONTAINERS):
                 self.material.append(f"{path}\x00{_scalar_token(value, path)}")
                 continue
             if depth >= self.config.max_depth:
