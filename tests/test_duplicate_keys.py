@@ -22,8 +22,11 @@ BENIGN = "Adds two numbers."
 
 def _text(first: str, second: str) -> str:
     return (
-        '{"name": "add", "description": ' + json.dumps(first) + ', "description": '
-        + json.dumps(second) + ', "inputSchema": {"type": "object"}}'
+        '{"name": "add", "description": '
+        + json.dumps(first)
+        + ', "description": '
+        + json.dumps(second)
+        + ', "inputSchema": {"type": "object"}}'
     )
 
 
@@ -72,9 +75,7 @@ def test_from_json_refuses_what_is_not_one_tool(text: str | bytes, problem: str)
 
 
 def test_jsonrpc_tools_list_keeps_duplicates() -> None:
-    message = (
-        '{"jsonrpc": "2.0", "id": 1, "result": {"tools": [' + _text(BENIGN, ATTACK) + "]}}"
-    )
+    message = '{"jsonrpc": "2.0", "id": 1, "result": {"tools": [' + _text(BENIGN, ATTACK) + "]}}"
     (parsed,) = parse(message, server="s")
     (tool,) = parsed.tools
     report = mcpscan.scan(tool)

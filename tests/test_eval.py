@@ -87,10 +87,8 @@ def test_false_alarms_and_quarantine_counted(tmp_path: Path) -> None:
     assert payload["false_alarms"][0]["id"] == "b-flag"
     code, _ = _eval([str(root), "--benign-only", "--max-fp", "1", "--max-quarantine", "1"])
     assert code == 0
-    code, _ = _eval(
-        [str(root), "--benign-only", "--max-fp", "1", "--max-benign-fp", "0.5"]
-        + ["--max-quarantine", "1"]
-    )
+    limits = ["--max-fp", "1", "--max-benign-fp", "0.5", "--max-quarantine", "1"]
+    code, _ = _eval([str(root), "--benign-only", *limits])
     assert code == 1
 
 

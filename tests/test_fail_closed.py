@@ -219,7 +219,7 @@ def test_freeze_keeps_shape_equality_and_round_trips() -> None:
     assert freeze(frozen) is frozen
     expected = [1, [2, {"c": 3}]]
     assert frozen["list"] == expected
-    assert expected == frozen["list"]  # noqa: SIM300 - the reflected comparison
+    assert expected == frozen["list"]
     plain = thaw(frozen)
     assert plain["self"] is plain and plain["list"] == [1, [2, {"c": 3}]]
     assert type(plain["list"][1]) is list
