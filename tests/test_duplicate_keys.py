@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import run_docs_page
 
 import mcpscan
 from mcpscan import ScanError, Tool, Verdict
@@ -110,3 +111,7 @@ def test_a_configuration_with_a_duplicate_key_is_refused(
     )
     assert main(["config", str(path)], out=io.StringIO()) == 2
     assert "'a' is given more than once" in capsys.readouterr().err
+
+
+def test_the_structure_docs_page_runs() -> None:
+    run_docs_page("checks/structure.md")
