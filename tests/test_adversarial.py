@@ -85,8 +85,7 @@ def test_odd_values() -> None:
             "inputSchema": {
                 1: "int key",
                 (2, 3): "tuple key",
-                "nan": float("nan"),
-                "inf": float("-inf"),
+                # NaN and infinities are a ScanError (test_walk.py), as in pins.
                 "huge": 10**10_000,
                 "bytes": b"\xff\xfe",
             },
@@ -100,7 +99,10 @@ def test_many_candidate_blobs_are_bounded() -> None:
     blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo= " * 20_000
     report, elapsed, _ = _measure(lambda: {"name": "blobs", "description": blob})
     assert elapsed < 30
-    assert report.coverage.degraded == ()
+    # No check crashes; one that runs past Config.check_timeout_seconds on a
+    # loaded machine is abandoned and the tool is not PASS.
+    assert {d.error_type for d in report.coverage.degraded} <= {"timeout"}
+    assert report.coverage.complete or report.verdict.rank >= 1
 
 
 @pytest.mark.parametrize(
@@ -133,5 +135,7 @@ def test_ten_thousand_digit_number_through_the_cli() -> None:
         capture_output=True,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["summary"]["pass"] == 1
+    # Refused in one line (pins refuse such numbers too), never a traceback.
+    assert done.returncode == 2, done.stderr
+    assert b"more than 4000 digits" in done.stderr
+    assert b"Traceback" not in done.stderr
