@@ -112,9 +112,10 @@ class Config:
     #: A check slower than this on one tool is logged (``mcpscan`` logger) and
     #: its time kept in ``CheckRun.seconds``; reports leave wall time out.
     slow_check_seconds: float = attrs.field(default=0.5)
-    #: Seconds one check may run on one tool. A check still running then is
-    #: abandoned (it keeps a daemon thread until it returns) and recorded as
-    #: degraded (``timeout``); the scan goes on with the next check.
+    #: Seconds one third-party check may run on one tool (on a worker thread;
+    #: the built-ins run on the calling thread, bounded by their own budgets).
+    #: A check still running then is abandoned (it keeps a daemon thread until
+    #: it returns) and recorded as degraded (``timeout``); the scan goes on.
     check_timeout_seconds: float = attrs.field(default=5.0)
     #: What an incomplete scan (a limit hit, a check that did not finish)
     #: is at least: ``"review"``, ``"quarantine"``, or ``"pass"`` (no floor:

@@ -150,7 +150,10 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def _is_container(value: object) -> bool:
-    if type(value) in _ATOMS:
+    kind = type(value)
+    if kind is dict or kind is list:
+        return True
+    if kind in _ATOMS:
         return False
     return isinstance(value, (Mapping, list, tuple)) and not isinstance(
         value, (FrozenDict, FrozenList)
@@ -184,7 +187,9 @@ def freeze(value: Any) -> Any:
 
 
 def _shell(value: Any, memo: dict[int, Any]) -> Any:
-    shell: Any = FrozenDict() if isinstance(value, Mapping) else FrozenList()
+    # Allocated without __init__: ``freeze`` fills every field at once.
+    kind = FrozenDict if isinstance(value, Mapping) else FrozenList
+    shell: Any = object.__new__(kind)
     memo[id(value)] = shell
     return shell
 
@@ -198,9 +203,10 @@ def _scalar(value: Any) -> Any:
 
 
 def _child(value: Any, memo: dict[int, Any], pending: list[tuple[Any, Any]]) -> Any:
-    if type(value) in _ATOMS:
+    kind = type(value)
+    if kind in _ATOMS:
         return value
-    if not _is_container(value):
+    if kind is not dict and kind is not list and not _is_container(value):
         return _scalar(value)
     known = memo.get(id(value))
     if known is not None:

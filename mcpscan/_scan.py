@@ -6,12 +6,16 @@ or yields something that is not a ``Signal`` of its own, is recorded in
 ``coverage.degraded`` and the others' results stand; one that yields more
 than ``Config.max_signals_per_check`` is cut there and the cut recorded.
 
-Checks run on a worker thread, one scan's checks one after the other, while
-the calling thread waits for each with ``Config.check_timeout_seconds``. A
+Third-party checks run on a worker thread, one after the other, while the
+calling thread waits for each with ``Config.check_timeout_seconds``. A
 check that does not finish in time (a sleep, a busy loop) is abandoned: its
 daemon thread is told to start nothing more, the check is recorded as
 degraded (``timeout``), and a fresh worker runs the remaining checks. A real
 Ctrl-C is delivered to the calling thread and stops the scan as usual.
+
+The built-in checks (discovered from mcpscan's own distribution) run on the
+calling thread: their work is bounded by budgets of their own, recorded as
+caps, and a thread hand-off would double the cost of a typical scan.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ __all__ = ["coerce_config", "coerce_snapshot", "run_checks", "scan", "select_che
 
 _MAX_MESSAGE_CHARS = 500
 _LOG = logging.getLogger("mcpscan")
+# The source of every check of mcpscan's own distribution (``mcpscan[<id>]``).
+_OWN_SOURCE = "mcpscan["
 
 
 class _NotASignal(TypeError):
@@ -289,10 +295,35 @@ def _wait(job: _Job, limit: float) -> bool:
             return True
 
 
+def _built_in(loaded: LoadedCheck) -> bool:
+    return loaded.source.startswith(_OWN_SOURCE)
+
+
 def _run_each(
     checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
 ) -> list[_Outcome]:
-    """Every check's outcome, in order, each within the time limit."""
+    """Every check's outcome, in order: built-ins here, the others on a
+    worker, each within the time limit."""
+    outcomes: list[_Outcome] = []
+    start = 0
+    while start < len(checks):
+        end = start
+        if _built_in(checks[start]):
+            loaded = checks[start]
+            outcomes.append(_collect(loaded, tool, base.for_check(loaded.id), strict))
+            start += 1
+            continue
+        while end < len(checks) and not _built_in(checks[end]):
+            end += 1
+        outcomes.extend(_run_on_workers(checks[start:end], tool, base, strict))
+        start = end
+    return outcomes
+
+
+def _run_on_workers(
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+) -> list[_Outcome]:
+    """The outcomes of ``checks``, run on a worker, each within the time limit."""
     limit = base.config.check_timeout_seconds
     outcomes: list[_Outcome] = []
     while len(outcomes) < len(checks):

@@ -99,10 +99,7 @@ def test_many_candidate_blobs_are_bounded() -> None:
     blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo= " * 20_000
     report, elapsed, _ = _measure(lambda: {"name": "blobs", "description": blob})
     assert elapsed < 30
-    # No check crashes; one that runs past Config.check_timeout_seconds on a
-    # loaded machine is abandoned and the tool is not PASS.
-    assert {d.error_type for d in report.coverage.degraded} <= {"timeout"}
-    assert report.coverage.complete or report.verdict.rank >= 1
+    assert report.coverage.degraded == ()
 
 
 @pytest.mark.parametrize(
