@@ -94,6 +94,7 @@ def eval(session: nox.Session) -> None:
             "mcpscan",
             "eval",
             str(SHARED_CORPORA),
+            "--benign-only",
             "--max-benign-fp",
             "0.02",
             "--max-quarantine",

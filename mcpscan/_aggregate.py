@@ -10,7 +10,13 @@ The rules, in the order an auditor would check them:
   that is only mentioned, say) is reported and adds to the risk score, but
   does not by itself make a tool reviewable;
 * independent signals add up instead of being deduplicated: a finding's
-  confidence and the report's risk score are ``1 - prod(1 - c)``.
+  confidence and the report's risk score are ``1 - prod(1 - c)``;
+* a report whose coverage is incomplete (a limit was hit, or a check did
+  not finish) is never PASS: it gets a finding of its own, threat
+  ``incomplete-coverage``, that names what was skipped, and at least the
+  verdict ``Config.on_incomplete`` asks for (REVIEW by default). The padded
+  or oversized text that made a check stop early is exactly where an
+  attacker hides the part that was not read.
 """
 
 from __future__ import annotations
@@ -20,9 +26,19 @@ import json
 from collections.abc import Sequence
 
 from ._config import Config
-from ._model import Finding, Severity, Signal, Tier, ToolRef, Verdict
+from ._model import Coverage, Finding, Severity, Signal, Tier, ToolRef, Verdict
 
-__all__ = ["aggregate", "combined_confidence"]
+__all__ = ["COVERAGE_CHECK_ID", "INCOMPLETE_THREAT", "aggregate", "combined_confidence"]
+
+#: The ``check_id`` of the signals that say what a scan did not cover. It
+#: names no check: the orchestrator itself reports the gap.
+COVERAGE_CHECK_ID = "coverage"
+#: The threat of the finding an incomplete scan gets.
+INCOMPLETE_THREAT = "incomplete-coverage"
+_INCOMPLETE = {
+    "review": (Verdict.REVIEW, Tier.SOFT, Severity.MEDIUM),
+    "quarantine": (Verdict.QUARANTINE, Tier.HARD, Severity.HIGH),
+}
 
 _CRITICAL_CONFIDENCE = 0.9
 _SOFT_SEVERITY_BY_COUNT = (Severity.LOW, Severity.MEDIUM, Severity.HIGH)
@@ -82,10 +98,66 @@ def _soft_finding(tool: ToolRef, signals: Sequence[Signal], threshold: float) ->
     )
 
 
+def coverage_signals(coverage: Coverage, tier: Tier) -> list[Signal]:
+    """One signal per gap: each (check, limit) that was hit, each check that
+    did not finish. Sorted; the location is the first place a limit was hit."""
+    gaps: dict[tuple[str, str], Signal] = {}
+    for cap in sorted(coverage.capped, key=lambda c: c.sort_key()):
+        who = cap.check_id or "the walk"
+        key = (cap.check_id or "", cap.limit)
+        if key not in gaps:
+            gaps[key] = _gap(tier, f"coverage.{cap.limit}", f"{who} skipped {cap.skipped}", cap)
+    for entry in coverage.degraded:
+        evidence = f"{entry.check_id} did not finish ({entry.error_type})"
+        gaps[(entry.check_id, "\x00" + entry.error_type)] = _gap(
+            tier, "coverage.degraded", evidence, None
+        )
+    return sorted(gaps.values(), key=Signal.sort_key)
+
+
+def _gap(tier: Tier, rule_id: str, evidence: str, cap: object) -> Signal:
+    return Signal(
+        check_id=COVERAGE_CHECK_ID,
+        rule_id=rule_id,
+        tier=tier,
+        threat=INCOMPLETE_THREAT,
+        # Certain: the report itself says this part was not checked.
+        confidence=1.0,
+        evidence=evidence,
+        location=getattr(cap, "location", ""),
+    )
+
+
+def incomplete_finding(
+    tool: ToolRef, coverage: Coverage, config: Config
+) -> tuple[Verdict, Finding] | None:
+    """The verdict floor and the finding of an incomplete scan; None when
+    the scan was complete or ``Config.on_incomplete`` is ``"pass"``."""
+    rule = _INCOMPLETE.get(config.on_incomplete)
+    if rule is None or coverage.complete:
+        return None
+    verdict, tier, severity = rule
+    gaps = coverage_signals(coverage, tier)
+    finding = Finding(
+        tier=tier,
+        severity=severity,
+        confidence=1.0,
+        threat=INCOMPLETE_THREAT,
+        check_ids=(COVERAGE_CHECK_ID,),
+        signals=gaps,
+        fingerprint=_fingerprint(tool, tier, gaps),
+    )
+    return verdict, finding
+
+
 def aggregate(
-    tool: ToolRef, signals: Sequence[Signal], config: Config
+    tool: ToolRef, signals: Sequence[Signal], config: Config, coverage: Coverage | None = None
 ) -> tuple[Verdict, Severity | None, float, tuple[Finding, ...]]:
-    """Verdict, report severity, risk score and findings for sorted signals."""
+    """Verdict, report severity, risk score and findings for sorted signals.
+
+    With ``coverage``, an incomplete scan adds its own finding (see the
+    module docstring); the risk score stays that of the detections.
+    """
     hard = [s for s in signals if s.tier is Tier.HARD]
     soft = [s for s in signals if s.tier is Tier.SOFT]
     findings: list[Finding] = []
@@ -101,6 +173,11 @@ def aggregate(
         verdict = Verdict.REVIEW
     else:
         verdict = Verdict.PASS
+    gap = incomplete_finding(tool, coverage, config) if coverage is not None else None
+    if gap is not None:
+        floor, finding = gap
+        findings.append(finding)
+        verdict = max(verdict, floor, key=lambda v: v.rank)
     severity = max((f.severity for f in findings), default=None)
     risk = combined_confidence([s.confidence for s in signals])
     return verdict, severity, risk, tuple(findings)

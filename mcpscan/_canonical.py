@@ -18,6 +18,7 @@ from typing import Any
 import rfc8785
 
 from ._evidence import safe_evidence
+from ._frozen import FrozenList
 from ._model import ScanError, Tool
 from ._walk import _child_path
 
@@ -106,7 +107,7 @@ def plain_json(value: object, path: str) -> Any:
         nodes += 1
         if nodes > MAX_NODES:
             raise ScanError(shown_path(path), f"more than {MAX_NODES} values")
-        if not isinstance(item, (Mapping, list, tuple)):
+        if not isinstance(item, (Mapping, list, tuple, FrozenList)):
             parent[slot] = _plain_scalar(item, where)
             continue
         if depth >= MAX_DEPTH:

@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _EXIT_OK, _EXIT_FINDINGS, _EXIT_USAGE = 0, 1, 2
-_FAIL_ON_CHOICES = ("quarantine", "review", "never")
 _MAX_COMMAND_CHARS = 1000
 # Transports that are not a local process: nothing of theirs can be started.
 _REMOTE_TYPES = frozenset({"sse", "http", "streamable-http", "streamablehttp", "ws", "websocket"})
@@ -78,7 +77,7 @@ def _timeout(text: str) -> float:
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    parser.add_argument("--fail-on", choices=_FAIL_ON_CHOICES, default="quarantine")
+    _cli().verdict_options(parser)
     parser.add_argument(
         "--baseline", metavar="FILE", help="suppress the findings this baseline accepts"
     )
@@ -93,7 +92,8 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``connect`` and ``config`` commands to the ``mcpscan`` parser."""
-    connect = subparsers.add_parser(
+    connect = _cli()._command(
+        subparsers,
         "connect",
         help="start a stdio MCP server, list its tools and scan them",
         description="Start a stdio MCP server (a program: it runs with your privileges), "
@@ -111,7 +111,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     connect.set_defaults(run=_cmd_connect)
 
-    config = subparsers.add_parser(
+    config = _cli()._command(
+        subparsers,
         "config",
         help="scan the stdio servers of an MCP client configuration",
         description="Read an MCP client configuration (Claude Desktop, Cursor, VS Code). "
@@ -125,6 +126,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(the servers are programs from elsewhere: they run with your privileges)",
     )
     _output_options(config)
+    _cli().input_options(config)
     config.set_defaults(run=_cmd_config)
 
 
@@ -157,6 +159,7 @@ def _emit(
         out,
         artifact_uri=artifact_uri,
         extra={"servers": servers},
+        fail_on_incomplete=args.fail_on_incomplete,
     )
     return code
 
@@ -203,7 +206,8 @@ def _cmd_connect(args: argparse.Namespace, out: TextIO) -> int:
     server = args.server_id or listing.reported_name or label
     tools = _as_tools(listing.tools, server)
     snapshot = Snapshot.from_servers({server: tools})
-    reports = [scan(tool, snapshot, server=server) for tool in tools]
+    config = _cli().incomplete_config(args)
+    reports = [scan(tool, snapshot, server=server, config=config) for tool in tools]
     summary = {"id": server, "status": "scanned", "tools": len(tools)}
     return _emit(reports, args, out, artifact_uri=None, servers=[summary])
 
@@ -304,17 +308,19 @@ def _closes_next(text: str, start: int) -> bool:
     return rest in ("}", "]")
 
 
-def _read_config(path: str) -> object:
+def _read_config(path: str, limit: int) -> object:
     cli = _cli()
-    text = cli.read_text(path, sys.stdin)
+    text = cli.read_text(path, sys.stdin, limit)
+    # A server given twice would be started as one and shown as the other:
+    # a configuration's keys must be unique.
     try:
-        return cli.parse_json(path, text)
+        return cli.parse_json(path, text, unique_keys=True)
     except cli._InputError as error:
         first = error
     # VS Code's settings allow comments and trailing commas.
     try:
-        return json.loads(_strip_jsonc(text))
-    except (ValueError, RecursionError):
+        return cli.parse_json(path, _strip_jsonc(text), unique_keys=True)
+    except cli._InputError:
         raise first from None
 
 
@@ -381,8 +387,8 @@ def _entry(server_id: str, spec: object, where: str) -> _Entry:
     )
 
 
-def _entries(path: str) -> list[_Entry]:
-    where, servers = _servers_of(_read_config(path), path)
+def _entries(path: str, limit: int) -> list[_Entry]:
+    where, servers = _servers_of(_read_config(path, limit), path)
     entries: list[_Entry] = []
     for server_id, spec in servers.items():
         if not isinstance(server_id, str) or not server_id:
@@ -447,7 +453,7 @@ def _list_each(
 
 
 def _cmd_config(args: argparse.Namespace, out: TextIO) -> int:
-    entries = _entries(args.path)
+    entries = _entries(args.path, args.max_input_bytes)
     if not args.run_servers:
         return _write_plan(entries, args, out)
     stdio = [e for e in entries if e.skip is None]
@@ -460,7 +466,12 @@ def _cmd_config(args: argparse.Namespace, out: TextIO) -> int:
     # into, a tool of another configured server is only visible this way.
     tools = {sid: _as_tools(listing.tools, sid) for sid, listing in listings.items()}
     snapshot = Snapshot.from_servers(tools)
-    reports = [scan(tool, snapshot, server=sid) for sid, listed in tools.items() for tool in listed]
+    config = _cli().incomplete_config(args)
+    reports = [
+        scan(tool, snapshot, server=sid, config=config)
+        for sid, listed in tools.items()
+        for tool in listed
+    ]
     code = _emit(
         reports, args, out, artifact_uri=Path(args.path).as_posix(), servers=statuses + skipped
     )

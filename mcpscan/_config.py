@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ._frozen import freeze
 from ._model import ScanError
 
 if TYPE_CHECKING:
@@ -37,6 +38,9 @@ def _id_set(value: Iterable[str] | None) -> frozenset[str] | None:
     return frozenset(value)
 
 
+_ON_INCOMPLETE = ("review", "quarantine", "pass")
+
+
 def _options(value: Mapping[str, Mapping[str, Any]] | None) -> Mapping[str, Mapping[str, Any]]:
     if value is None:
         return {}
@@ -47,7 +51,9 @@ def _options(value: Mapping[str, Mapping[str, Any]] | None) -> Mapping[str, Mapp
         if not isinstance(key, str) or not isinstance(opts, Mapping):
             raise ScanError(f"config.options[{key!r}]", "expected a mapping of option values")
         out[key] = dict(opts)
-    return out
+    # Read-only, deeply: a check must not change another check's options.
+    frozen: Mapping[str, Mapping[str, Any]] = freeze(out)
+    return frozen
 
 
 def _collisions(
@@ -103,8 +109,18 @@ class Config:
     max_evidence_chars: int = attrs.field(default=200, validator=_positive_int)
     #: Seconds a single regular-expression match may take before it is abandoned.
     regex_timeout: float = attrs.field(default=0.25)
-    #: A check slower than this on one tool is reported with its time.
+    #: A check slower than this on one tool is logged (``mcpscan`` logger) and
+    #: its time kept in ``CheckRun.seconds``; reports leave wall time out.
     slow_check_seconds: float = attrs.field(default=0.5)
+    #: Seconds one third-party check may run on one tool (on a worker thread;
+    #: the built-ins run on the calling thread, bounded by their own budgets).
+    #: A check still running then is abandoned (it keeps a daemon thread until
+    #: it returns) and recorded as degraded (``timeout``); the scan goes on.
+    check_timeout_seconds: float = attrs.field(default=5.0)
+    #: What an incomplete scan (a limit hit, a check that did not finish)
+    #: is at least: ``"review"``, ``"quarantine"``, or ``"pass"`` (no floor:
+    #: the gap is only listed in ``coverage``).
+    on_incomplete: str = attrs.field(default="review")
     #: A soft signal below this confidence (an attack phrase that is only
     #: mentioned, say) is reported but does not by itself make a tool reviewable.
     review_min_confidence: float = attrs.field(default=0.35, validator=_unit_float)
@@ -123,7 +139,12 @@ class Config:
     custom_patterns: tuple[CustomRule, ...] = attrs.field(default=(), converter=_custom_patterns)
 
     def __attrs_post_init__(self) -> None:
-        for name in ("regex_timeout", "slow_check_seconds"):
+        if self.on_incomplete not in _ON_INCOMPLETE:
+            raise ScanError(
+                "config.on_incomplete",
+                f"expected one of {', '.join(_ON_INCOMPLETE)}, got {self.on_incomplete!r}",
+            )
+        for name in ("regex_timeout", "slow_check_seconds", "check_timeout_seconds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise ScanError(f"config.{name}", f"expected a positive number, got {value!r}")

@@ -135,6 +135,12 @@ class Thresholds:
     max_quarantine: int = 0
     #: Recall floors per attack kind (``"*"``: every kind).
     min_kind_recall: Mapping[str, float] = attrs.field(factory=dict)
+    #: A corpus without malicious entries measures no recall: it fails
+    #: unless this is False (``--benign-only``).
+    require_malicious: bool = True
+    #: A corpus without benign or hard-negative entries measures no false
+    #: alarms: it fails unless this is False (``--malicious-only``).
+    require_non_malicious: bool = True
 
 
 @attrs.frozen
@@ -215,7 +221,7 @@ class EvalResult:
     def failures(self) -> list[str]:
         """Why the gate fails; empty when every threshold holds."""
         t = self.thresholds
-        reasons: list[str] = []
+        reasons = self._one_sided()
         caught, total = self.overall_recall()
         if total and _rate(caught, total) < t.min_recall:
             reasons.append(f"overall recall {_rate(caught, total):.3f} < {t.min_recall:.3f}")
@@ -235,6 +241,26 @@ class EvalResult:
         quarantined = self.quarantined_non_malicious()
         if quarantined > t.max_quarantine:
             reasons.append(f"{quarantined} non-malicious entries quarantined > {t.max_quarantine}")
+        return reasons
+
+    def _one_sided(self) -> list[str]:
+        # A gate that measured nothing must not pass: "recall 0/0" is not a
+        # recall, and a corpus of attacks alone says nothing of false alarms.
+        if not self.outcomes:
+            return ["the corpus has no entries"]
+        reasons: list[str] = []
+        if self.thresholds.require_malicious and not self._of("malicious"):
+            reasons.append(
+                "no malicious entries, so recall cannot be measured "
+                "(--benign-only measures false alarms alone)"
+            )
+        if self.thresholds.require_non_malicious and len(self._of("malicious")) == len(
+            self.outcomes
+        ):
+            reasons.append(
+                "no benign or hard_negative entries, so false alarms cannot be measured "
+                "(--malicious-only measures recall alone)"
+            )
         return reasons
 
     def to_dict(self) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from ._frozen import freeze, freeze_optional, thaw
+
 __all__ = [
     "CappedEntry",
     "CheckRun",
@@ -228,9 +230,10 @@ class ToolRef:
 class CheckRun:
     """A check that ran: its id, version, where it came from, how long it took.
 
-    ``seconds`` is wall time. It is left out of ``to_dict()`` (reports are
-    byte-for-byte deterministic) unless the run was ``slow``: longer than
-    ``Config.slow_check_seconds``, which an operator needs to see.
+    ``seconds`` is wall time and ``slow`` whether it reached
+    ``Config.slow_check_seconds``. Both are left out of ``to_dict()``, so a
+    report is byte-for-byte the same across processes, machines and load;
+    ``to_dict(timings=True)`` adds ``seconds`` for an operator who asks.
     """
 
     check_id: str
@@ -240,15 +243,15 @@ class CheckRun:
     seconds: float = attrs.field(default=0.0, eq=False)
     slow: bool = attrs.field(default=False, eq=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, timings: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
             "check_id": self.check_id,
             "version": self.version,
             "source": self.source,
             "signals": self.signals,
         }
-        if self.slow:
-            out["slow_seconds"] = round(self.seconds, 3)
+        if timings:
+            out["seconds"] = round(self.seconds, 6)
         return out
 
 
@@ -298,9 +301,9 @@ class Coverage:
         """True when every check ran to the end and no limit was hit."""
         return not self.degraded and not self.capped
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, timings: bool = False) -> dict[str, Any]:
         return {
-            "checks": [c.to_dict() for c in self.checks],
+            "checks": [c.to_dict(timings=timings) for c in self.checks],
             "degraded": [d.to_dict() for d in self.degraded],
             "capped": [c.to_dict() for c in self.capped],
         }
@@ -318,7 +321,8 @@ class Report:
     signals: tuple[Signal, ...] = attrs.field(converter=_signals)
     coverage: Coverage
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, timings: bool = False) -> dict[str, Any]:
+        """Plain data; deterministic unless ``timings`` adds each check's wall time."""
         return {
             "tool": self.tool.to_dict(),
             "verdict": self.verdict.value,
@@ -326,12 +330,14 @@ class Report:
             "risk_score": self.risk_score,
             "findings": [f.to_dict() for f in self.findings],
             "signals": [s.to_dict() for s in self.signals],
-            "coverage": self.coverage.to_dict(),
+            "coverage": self.coverage.to_dict(timings=timings),
         }
 
-    def to_json(self, *, indent: int | None = None) -> str:
-        """Byte-for-byte deterministic JSON: sorted keys, no timestamps, ASCII only."""
-        return json.dumps(self.to_dict(), sort_keys=True, indent=indent, ensure_ascii=True)
+    def to_json(self, *, indent: int | None = None, timings: bool = False) -> str:
+        """Byte-for-byte deterministic JSON: sorted keys, no timestamps, ASCII only
+        (``timings=True`` adds wall time, and with it the only varying bytes)."""
+        payload = self.to_dict(timings=timings)
+        return json.dumps(payload, sort_keys=True, indent=indent, ensure_ascii=True)
 
 
 def _optional_str(field: str, value: object) -> str | None:
@@ -353,21 +359,46 @@ def _optional_mapping(field: str, value: object) -> Mapping[str, Any] | None:
 _KNOWN_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
 
+def _duplicates(values: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple((str(key), freeze(value)) for key, value in values)
+
+
 @attrs.frozen
 class Tool:
     """An MCP tool definition, as scanned.
 
-    The schemas and annotations are kept as the mappings they were given in
-    (treat them as read-only); unknown keys of the MCP object are ignored.
+    The schemas and annotations are deep-frozen copies of what was given
+    (read-only mappings and sequences, see ``mcpscan.Tool.to_mcp`` for a
+    plain copy): a check cannot change the caller's data, nor what the
+    other checks see. Unknown keys of the MCP object are ignored.
+    ``duplicates`` holds the extra ``(key, value)`` pairs of top-level keys
+    that the JSON text gave more than once (see ``Tool.from_json``).
     """
 
     server: str | None
     name: str
     description: str | None = None
-    input_schema: Mapping[str, Any] | None = None
-    output_schema: Mapping[str, Any] | None = None
+    input_schema: Mapping[str, Any] | None = attrs.field(default=None, converter=freeze_optional)
+    output_schema: Mapping[str, Any] | None = attrs.field(default=None, converter=freeze_optional)
     title: str | None = None
-    annotations: Mapping[str, Any] | None = None
+    annotations: Mapping[str, Any] | None = attrs.field(default=None, converter=freeze_optional)
+    duplicates: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_duplicates)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, server: str | None = None) -> Tool:
+        """Build a Tool from the JSON text of one MCP tool object.
+
+        Use this rather than ``json.loads`` when you hold raw JSON: a key
+        given twice (``{"description": "<attack>", "description": "benign"}``)
+        is kept with every value, so the scan covers all of them and reports
+        the duplicate (``structure.duplicate_key``); ``json.loads`` would
+        silently keep only the last. NaN and infinities are refused. Raises
+        ``ScanError`` for text that is not one JSON object or not a tool.
+        """
+        # Imported here: the reader builds on this module's ScanError.
+        from ._input import loads  # noqa: PLC0415
+
+        return cls.from_mcp(loads(text, "tool"), server=server)
 
     @classmethod
     def from_mcp(cls, obj: object, *, server: str | None = None) -> Tool:
@@ -403,10 +434,14 @@ class Tool:
             output_schema=_optional_mapping("outputSchema", plain(get("outputSchema"))),
             title=_optional_str("title", get("title")),
             annotations=_optional_mapping("annotations", plain(get("annotations"))),
+            duplicates=getattr(obj, "duplicates", ()) if isinstance(obj, Mapping) else (),
         )
 
     def to_mcp(self) -> dict[str, Any]:
-        """The MCP mapping form (camelCase keys), omitting absent fields."""
+        """The MCP mapping form (camelCase keys), omitting absent fields.
+
+        A fresh plain copy (``dict`` and ``list``), ready for ``json.dumps``.
+        """
         out: dict[str, Any] = {"name": self.name}
         for key, value in (
             ("title", self.title),
@@ -416,7 +451,7 @@ class Tool:
             ("annotations", self.annotations),
         ):
             if value is not None:
-                out[key] = value
+                out[key] = thaw(value)
         return out
 
 

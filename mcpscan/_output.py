@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._config import Config
+from ._input import JsonObject
 from ._model import Report, ScanError, Tool, plain
 from ._scan import coerce_config, coerce_snapshot, run_checks, select_checks
 from ._snapshot import Snapshot
@@ -38,10 +39,18 @@ def _without_binary(block: object) -> object:
         return block
     drop = set(_BINARY_KEYS.get(str(block.get("type")), ()))
     resource = block.get("resource")
-    out = {k: v for k, v in block.items() if k not in drop}
+    pairs = [(k, v) for k, v in block.items() if k not in drop]
     if isinstance(resource, Mapping) and "blob" in resource:
-        out["resource"] = {k: v for k, v in resource.items() if k != "blob"}
-    return out
+        pairs = [(k, _without_blob(v) if k == "resource" else v) for k, v in pairs]
+    # Keys the JSON text gave twice stay with the block: each value is scanned.
+    pairs.extend((k, v) for k, v in getattr(block, "duplicates", ()) if k not in drop)
+    return JsonObject(pairs)
+
+
+def _without_blob(resource: Mapping[str, Any]) -> object:
+    pairs = [(k, v) for k, v in resource.items() if k != "blob"]
+    pairs.extend((k, v) for k, v in getattr(resource, "duplicates", ()) if k != "blob")
+    return JsonObject(pairs)
 
 
 def _result_fields(result: object) -> list[tuple[str, object]]:

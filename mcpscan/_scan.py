@@ -1,13 +1,28 @@
 """The orchestrator: run every check on one tool, in isolation, and aggregate.
 
 It knows no check by name. Each check runs inside its own ``try``: one that
-raises, or yields something that is not a ``Signal`` of its own, is recorded
-in ``coverage.degraded`` and the others' results stand; one that yields more
+raises (any exception, ``SystemExit`` and ``KeyboardInterrupt`` included),
+or yields something that is not a ``Signal`` of its own, is recorded in
+``coverage.degraded`` and the others' results stand; one that yields more
 than ``Config.max_signals_per_check`` is cut there and the cut recorded.
+
+Third-party checks run on a worker thread, one after the other, while the
+calling thread waits for each with ``Config.check_timeout_seconds``. A
+check that does not finish in time (a sleep, a busy loop) is abandoned: its
+daemon thread is told to start nothing more, the check is recorded as
+degraded (``timeout``), and a fresh worker runs the remaining checks. A real
+Ctrl-C is delivered to the calling thread and stops the scan as usual.
+
+The built-in checks (discovered from mcpscan's own distribution) run on the
+calling thread: their work is bounded by budgets of their own, recorded as
+caps, and a thread hand-off would double the cost of a typical scan.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -37,6 +52,9 @@ from ._walk import ToolView, view_tool
 __all__ = ["coerce_config", "coerce_snapshot", "run_checks", "scan", "select_checks"]
 
 _MAX_MESSAGE_CHARS = 500
+_LOG = logging.getLogger("mcpscan")
+# The source of every check of mcpscan's own distribution (``mcpscan[<id>]``).
+_OWN_SOURCE = "mcpscan["
 
 
 class _NotASignal(TypeError):
@@ -152,22 +170,27 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                 check_id=loaded.id,
             )
         )
-    except Exception as error:
+    except BaseException as error:  # a plugin's SystemExit must not end the scan
         if strict:
             raise
         # Signals yielded before the failure stand: nothing found is lost,
-        # and the degraded entry says the check did not finish.
+        # and the degraded entry says the check did not finish. A check that
+        # raises SystemExit or KeyboardInterrupt itself is misbehaving like
+        # any other: a real Ctrl-C arrives in the calling thread instead.
         degraded = DegradedEntry(
             check_id=loaded.id, error_type=type(error).__name__, message=_message(error)
         )
     elapsed = time.perf_counter() - started
+    slow = elapsed >= config.slow_check_seconds
+    if slow:
+        _LOG.info("check %s took %.3f s on tool %r", loaded.id, elapsed, tool.name)
     run = CheckRun(
         check_id=loaded.id,
         version=loaded.version,
         source=loaded.source,
         signals=len(signals),
         seconds=elapsed,
-        slow=elapsed >= config.slow_check_seconds,
+        slow=slow,
     )
     return _Outcome(
         run=run,
@@ -175,6 +198,156 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
         degraded=degraded,
         capped=tuple(capped) + context.recorded_caps(),
     )
+
+
+class _Job:
+    """One scan's checks, run in order by a worker; progress read by the caller."""
+
+    def __init__(
+        self, checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+    ) -> None:
+        self.checks = checks
+        self.tool = tool
+        self.base = base
+        self.strict = strict
+        self.outcomes: list[_Outcome] = []
+        self.error: BaseException | None = None
+        #: When the check now running started (monotonic seconds).
+        self.started = time.monotonic()
+        self.abandoned = False
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            for loaded in self.checks:
+                if self.abandoned:
+                    return
+                self.started = time.monotonic()
+                outcome = _collect(loaded, self.tool, self.base.for_check(loaded.id), self.strict)
+                if not self.abandoned:
+                    self.outcomes.append(outcome)
+        except BaseException as error:  # strict mode: the caller re-raises it
+            self.error = error
+        finally:
+            self.done.set()
+
+
+class _Worker:
+    """A daemon thread that runs jobs; kept for the next scan once idle."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="mcpscan-checks", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            self.jobs.get().run()
+
+
+# Idle workers, so a scan does not pay for starting a thread. Like the
+# other memo caches it cannot change a result: a worker holds no state
+# between jobs. A worker stuck in a check that timed out is never returned
+# here, and a worker inherited through fork() is dead and dropped.
+_IDLE: list[_Worker] = []
+_IDLE_LOCK = threading.Lock()
+
+
+def _take_worker() -> _Worker:
+    with _IDLE_LOCK:
+        while _IDLE:
+            worker = _IDLE.pop()
+            if worker.thread.is_alive():
+                return worker
+    return _Worker()
+
+
+def _give_back(worker: _Worker) -> None:
+    with _IDLE_LOCK:
+        _IDLE.append(worker)
+
+
+def _timed_out(loaded: LoadedCheck, config: Config) -> _Outcome:
+    limit = config.check_timeout_seconds
+    message = f"did not finish within check_timeout_seconds={limit:g}; abandoned"
+    return _Outcome(
+        run=CheckRun(
+            check_id=loaded.id,
+            version=loaded.version,
+            source=loaded.source,
+            signals=0,
+            seconds=float(limit),
+            slow=True,
+        ),
+        signals=(),
+        degraded=DegradedEntry(check_id=loaded.id, error_type="timeout", message=message),
+        capped=(),
+    )
+
+
+def _wait(job: _Job, limit: float) -> bool:
+    """Wait for ``job``; False when its current check has run past ``limit``."""
+    while True:
+        left = job.started + limit - time.monotonic()
+        if left <= 0:
+            return job.done.is_set()
+        if job.done.wait(left):
+            return True
+
+
+def _built_in(loaded: LoadedCheck) -> bool:
+    return loaded.source.startswith(_OWN_SOURCE)
+
+
+def _run_each(
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+) -> list[_Outcome]:
+    """Every check's outcome, in order: built-ins here, the others on a
+    worker, each within the time limit."""
+    outcomes: list[_Outcome] = []
+    start = 0
+    while start < len(checks):
+        end = start
+        if _built_in(checks[start]):
+            loaded = checks[start]
+            outcomes.append(_collect(loaded, tool, base.for_check(loaded.id), strict))
+            start += 1
+            continue
+        while end < len(checks) and not _built_in(checks[end]):
+            end += 1
+        outcomes.extend(_run_on_workers(checks[start:end], tool, base, strict))
+        start = end
+    return outcomes
+
+
+def _run_on_workers(
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+) -> list[_Outcome]:
+    """The outcomes of ``checks``, run on a worker, each within the time limit."""
+    limit = base.config.check_timeout_seconds
+    outcomes: list[_Outcome] = []
+    while len(outcomes) < len(checks):
+        job = _Job(checks[len(outcomes) :], tool, base, strict)
+        worker = _take_worker()
+        worker.jobs.put(job)
+        if _wait(job, limit):
+            _give_back(worker)
+            if job.error is not None:
+                raise job.error
+            outcomes.extend(job.outcomes)
+            continue
+        # The worker is stuck in one check: it may never return, so it is
+        # left behind (a daemon thread) and starts nothing more.
+        job.abandoned = True
+        finished = list(job.outcomes)
+        stuck = job.checks[len(finished)]
+        if strict:
+            raise TimeoutError(
+                f"check {stuck.id!r} did not finish within check_timeout_seconds={limit:g}"
+            )
+        outcomes.extend(finished)
+        outcomes.append(_timed_out(stuck, base.config))
+    return outcomes
 
 
 def run_checks(
@@ -193,8 +366,7 @@ def run_checks(
     signals: list[Signal] = []
     degraded: list[DegradedEntry] = list(problems)
     capped: list[CappedEntry] = list(view.capped)
-    for loaded in checks:
-        outcome = _collect(loaded, view.tool, base.for_check(loaded.id), strict)
+    for outcome in _run_each(checks, view.tool, base, strict):
         runs.append(outcome.run)
         signals.extend(outcome.signals)
         capped.extend(outcome.capped)
@@ -202,7 +374,12 @@ def run_checks(
             degraded.append(outcome.degraded)
     ordered = sorted_signals(signals)
     ref = ToolRef(server=view.tool.server, name=view.tool.name, fingerprint=view.fingerprint)
-    verdict, severity, risk, findings = aggregate(ref, ordered, config)
+    coverage = Coverage(
+        checks=runs,
+        degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),
+        capped=capped,
+    )
+    verdict, severity, risk, findings = aggregate(ref, ordered, config, coverage)
     return Report(
         tool=ref,
         verdict=verdict,
@@ -210,11 +387,7 @@ def run_checks(
         risk_score=risk,
         findings=findings,
         signals=ordered,
-        coverage=Coverage(
-            checks=runs,
-            degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),
-            capped=capped,
-        ),
+        coverage=coverage,
     )
 
 

@@ -35,6 +35,7 @@ from . import _secrets
 from ._check import Context
 from ._config import Config
 from ._evidence import redact
+from ._frozen import is_array
 from ._model import Coverage, Finding, ScanError, Severity, Signal, Tier, Tool
 from ._scan import coerce_config, run_checks, select_checks
 from ._snapshot import Snapshot
@@ -388,11 +389,7 @@ _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
 
 def _type_ok(value: object, declared: object) -> bool:
     names = (
-        [declared]
-        if isinstance(declared, str)
-        else list(declared)
-        if isinstance(declared, list)
-        else []
+        [declared] if isinstance(declared, str) else list(declared) if is_array(declared) else []
     )
     if not names:
         return True

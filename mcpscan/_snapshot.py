@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ._frozen import freeze
 from ._model import ScanError, Tool
 
 __all__ = ["Snapshot"]
@@ -26,7 +27,8 @@ def _index_by_name(servers: Mapping[str, tuple[Tool, ...]]) -> Mapping[str, tupl
     for tools in servers.values():
         for tool in tools:
             by_name.setdefault(tool.name, []).append(tool)
-    return {name: tuple(tools) for name, tools in by_name.items()}
+    frozen: Mapping[str, tuple[Tool, ...]] = freeze(by_name)
+    return frozen
 
 
 @attrs.frozen
@@ -38,7 +40,8 @@ class Snapshot:
     index and every result built from a Snapshot is deterministic.
     """
 
-    servers: Mapping[str, tuple[Tool, ...]] = attrs.field(factory=dict)
+    # Read-only (like every Tool in it): checks share one Snapshot.
+    servers: Mapping[str, tuple[Tool, ...]] = attrs.field(factory=dict, converter=freeze)
     by_name: Mapping[str, tuple[Tool, ...]] = attrs.field(init=False)
     # Derived indexes, keyed by their builder's name; filled on first use.
     # A builder is a pure function of the snapshot, so a race between two

@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 
 from ._config import Config
-from ._model import CappedEntry, Tool
+from ._frozen import FrozenList
+from ._model import CappedEntry, ScanError, Tool
 from ._normalize import normalize_bounded
 
 __all__ = ["LocatedString", "ToolView", "view_tool"]
@@ -64,6 +65,9 @@ class ToolView:
     strings: tuple[LocatedString, ...]
     capped: tuple[CappedEntry, ...]
     fingerprint: str
+    #: JSON paths of object keys the JSON text gave more than once (sorted).
+    #: Every value of such a key is walked, at that same path.
+    duplicate_keys: tuple[str, ...] = ()
 
     def in_field(self, *fields: str) -> Iterator[LocatedString]:
         """The strings of the given top-level fields, in walk order."""
@@ -77,7 +81,14 @@ def _child_path(parent: str, key: str) -> str:
     return f'{parent}["{escaped}"]'
 
 
-def _scalar_token(value: object) -> str:
+# A walked container: every kind of JSON object or array a tool can hold.
+_CONTAINERS = (Mapping, list, tuple, FrozenList)
+_SCALARS = frozenset({int, float, bool, type(None)})
+# Pushed after a container's children: the container leaves the current path.
+_LEAVE = object()
+
+
+def _scalar_token(value: object, path: str) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -89,7 +100,11 @@ def _scalar_token(value: object) -> str:
             return f"int:{value.bit_length()}:{value & 0xFFFFFFFF}"
         return str(value)
     if isinstance(value, float):
-        return "nan" if math.isnan(value) else repr(value)
+        if not math.isfinite(value):
+            # Not JSON: clients disagree on what they read (JavaScript's
+            # JSON.parse refuses it), and pins refuse it with this message.
+            raise ScanError(path, "NaN and infinities are not JSON numbers")
+        return repr(value)
     return f"<{type(value).__name__}>"
 
 
@@ -105,7 +120,11 @@ class _Walker:
         self.material: list[str] = []
         self.total_chars = 0
         self.nodes = 0
-        self.seen: set[int] = set()
+        # Containers on the path from the root to the current one: meeting
+        # one again is a cycle. A container shared by two parents (a DAG)
+        # is walked again at its second place, bounded by ``max_nodes``.
+        self.on_path: set[int] = set()
+        self.duplicate_keys: set[str] = set()
         self._string_cap_recorded = False
         self._total_cap_recorded = False
 
@@ -163,23 +182,29 @@ class _Walker:
         stack: list[tuple[object, str, str, int]] = [(root, location, field, 0)]
         while stack:
             value, path, key, depth = stack.pop()
+            if value is _LEAVE:
+                self.on_path.discard(depth)
+                continue
             if isinstance(value, str):
                 self.add_string(path, field, key, value, is_key=False)
                 continue
-            if not isinstance(value, (Mapping, list, tuple)):
-                self.material.append(f"{path}\x00{_scalar_token(value)}")
+            if type(value) in _SCALARS or not isinstance(value, _CONTAINERS):
+                self.material.append(f"{path}\x00{_scalar_token(value, path)}")
                 continue
             if depth >= self.config.max_depth:
                 self.cap("max_depth", path, "everything nested below this point")
                 continue
-            if id(value) in self.seen:
+            if id(value) in self.on_path:
                 self.cap("cycle", path, "a container already walked (a reference cycle)")
                 continue
             self.nodes += 1
             if self.nodes > self.config.max_nodes:
                 self.cap("max_nodes", path, "this and every later object or array")
                 return
-            self.seen.add(id(value))
+            self.on_path.add(id(value))
+            # The marker carries the id in the depth slot; it is popped after
+            # every child, when the container leaves the path.
+            stack.append((_LEAVE, path, key, id(value)))
             children = list(self._children(value, path, depth))
             stack.extend(reversed(children))
 
@@ -196,6 +221,13 @@ class _Walker:
                     # can name a parameter "ignore_previous_instructions".
                     self.add_string(child_path, self._field(path), name, name, is_key=True)
                 yield child, child_path, name, depth + 1
+            # A key the JSON text gave twice: clients disagree on which value
+            # counts (first or last), so every value is scanned, at the path
+            # of the key, and the duplicate itself is recorded.
+            for name, child in getattr(value, "duplicates", ()):
+                child_path = _child_path(path, name)
+                self.duplicate_keys.add(child_path)
+                yield child, child_path, name, depth + 1
         else:
             key_of_parent = path.rsplit(".", 1)[-1] if "." in path else path
             for index, child in enumerate(value):
@@ -206,13 +238,20 @@ class _Walker:
         return path.split(".", 1)[0].split("[", 1)[0]
 
 
-def view_fields(tool: Tool, fields: Sequence[tuple[str, object]], config: Config) -> ToolView:
+def view_fields(
+    tool: Tool,
+    fields: Sequence[tuple[str, object]],
+    config: Config,
+    duplicate_keys: Sequence[str] = (),
+) -> ToolView:
     """Walk named top-level values (strings, objects, arrays) in order.
 
     Each string's ``field`` is the name it was walked under; ``None`` values
-    are skipped. ``tool`` is the tool the strings are attributed to.
+    are skipped. ``tool`` is the tool the strings are attributed to;
+    ``duplicate_keys`` the top-level keys its JSON gave more than once.
     """
     walker = _Walker(config)
+    walker.duplicate_keys.update(duplicate_keys)
     for field, value in fields:
         if value is not None:
             walker.walk_value(value, field, field)
@@ -221,22 +260,26 @@ def view_fields(tool: Tool, fields: Sequence[tuple[str, object]], config: Config
         strings=tuple(walker.strings),
         capped=tuple(walker.capped),
         fingerprint=walker.fingerprint(),
+        duplicate_keys=tuple(sorted(walker.duplicate_keys)),
     )
+
+
+_SCANNED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
 
 def view_tool(tool: Tool, config: Config) -> ToolView:
     """Walk a tool's scan surface once: name, title, description, both
     schemas (every string value and every property name) and the string
-    values of annotations."""
-    return view_fields(
-        tool,
-        (
-            ("name", tool.name),
-            ("title", tool.title),
-            ("description", tool.description),
-            ("inputSchema", tool.input_schema),
-            ("outputSchema", tool.output_schema),
-            ("annotations", tool.annotations),
-        ),
-        config,
-    )
+    values of annotations; then every other value of a top-level key the
+    JSON text gave twice, at that key."""
+    fields: list[tuple[str, object]] = [
+        ("name", tool.name),
+        ("title", tool.title),
+        ("description", tool.description),
+        ("inputSchema", tool.input_schema),
+        ("outputSchema", tool.output_schema),
+        ("annotations", tool.annotations),
+    ]
+    fields.extend((key, value) for key, value in tool.duplicates if key in _SCANNED_FIELDS)
+    duplicated = [_child_path("", key) for key, _ in tool.duplicates]
+    return view_fields(tool, fields, config, duplicated)

@@ -1,23 +1,35 @@
 """The ``mcpscan`` command line: ``scan``, ``eval`` and ``checks``.
 
-Exit codes: 0 below the ``--fail-on`` threshold (or a passing eval gate), 1
-at or above it (or a failing gate), 2 for unreadable or malformed input,
-with a one-line error on stderr naming what is wrong.
+Exit codes (``EXIT_CODES``): 0 below the ``--fail-on`` threshold (or a
+passing eval gate), 1 at or above it, or an incomplete scan with
+``--fail-on-incomplete`` (or a failing gate), 2 for unreadable, oversized
+or malformed input, 3 when the output could not be written (a full disk, a
+closed stdout; quietly on a closed pipe such as ``| head -1``), each error
+a single line on stderr.
+
+While a command runs, ``sys.stdout`` points at stderr: a plugin's ``print``
+cannot corrupt ``--format json``; only the command's own output reaches
+stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
+from ._aggregate import INCOMPLETE_THREAT
 from ._cli_mcp import register as register_mcp_commands
+from ._config import Config
 from ._eval import Thresholds, evaluate, load_corpus
-from ._input import read_document
-from ._model import Report, ScanError, Verdict
+from ._input import loads, read_document
+from ._model import Report, ScanError, Tool, Verdict
 from ._plugins import discover
 from ._scan import scan
 from ._screen import Decision, screen_call
@@ -30,30 +42,85 @@ from .sarif import to_sarif
 
 __all__ = ["main"]
 
-_EXIT_OK, _EXIT_FINDINGS, _EXIT_USAGE = 0, 1, 2
+_EXIT_OK, _EXIT_FINDINGS, _EXIT_USAGE, _EXIT_OUTPUT = 0, 1, 2, 3
+#: What each exit code of ``mcpscan`` means (also shown by ``--help``).
+EXIT_CODES = {
+    _EXIT_OK: "below the --fail-on threshold; eval: every gate threshold holds",
+    _EXIT_FINDINGS: "a report at or above --fail-on, or an incomplete scan "
+    "(--fail-on-incomplete); eval: a threshold failed",
+    _EXIT_USAGE: "unreadable, oversized or malformed input, or a bad option",
+    _EXIT_OUTPUT: "the output could not be written (disk full, closed stdout or pipe)",
+}
+_EXIT_EPILOG = "exit codes:\n" + "\n".join(f"  {code}  {text}" for code, text in EXIT_CODES.items())
 _FAIL_ON = {"quarantine": Verdict.QUARANTINE, "review": Verdict.REVIEW, "never": None}
-_MAX_INT_DIGITS = 4000
+#: Bytes of one input file read before mcpscan refuses it (--max-input-bytes).
+DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024
+_READ_CHUNK = 1024 * 1024
 
 
 class _InputError(Exception):
     """Unreadable or malformed input: exit 2 with this one-line message."""
 
 
-def _parse_int(digits: str) -> int | float:
-    # Python refuses to convert integers of more than 4,300 digits; a number
-    # that long is hostile input, kept as an infinity of the right sign.
-    if len(digits) > _MAX_INT_DIGITS:
-        return float("-inf") if digits.startswith("-") else float("inf")
-    return int(digits)
+class _OutputError(Exception):
+    """The command's output could not be written: exit 3."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        super().__init__(f"cannot write the output: {reason}")
 
 
-def read_text(path: str, stdin: TextIO) -> str:
-    """The UTF-8 text of a file, or of stdin for ``-``; one-line errors."""
+class _Output(io.TextIOBase):
+    """stdout for the command's own output; a failed write raises _OutputError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError) as error:
+            raise _OutputError(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError) as error:
+            raise _OutputError(error) from None
+
+
+def _read_bounded(handle: BinaryIO, limit: int, path: str) -> bytes:
+    # Never more than limit + 1 bytes: enough to know the input is too big.
+    chunks: list[bytes] = []
+    total = 0
+    while total <= limit:
+        chunk = handle.read(min(_READ_CHUNK, limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+    raise _InputError(
+        f"{path}: larger than --max-input-bytes ({limit} bytes); "
+        "raise the limit to read it, or split the input"
+    )
+
+
+def read_text(path: str, stdin: TextIO, limit: int = DEFAULT_MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of a file, or of stdin for ``-``, at most ``limit``
+    bytes; one-line errors."""
     try:
         if path == "-":
-            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+            if hasattr(stdin, "buffer"):
+                data = _read_bounded(stdin.buffer, limit, "stdin")
+            else:
+                data = stdin.read(limit + 1).encode()
+                if len(data) > limit:
+                    data = _read_bounded(io.BytesIO(data), limit, "stdin")
         else:
-            data = Path(path).read_bytes()
+            with Path(path).open("rb") as handle:
+                data = _read_bounded(handle, limit, path)
     except OSError as error:
         raise _InputError(f"{path}: cannot read: {error.strerror or error}") from None
     try:
@@ -62,28 +129,56 @@ def read_text(path: str, stdin: TextIO) -> str:
         raise _InputError(f"{path}: not valid UTF-8 (byte {error.start})") from None
 
 
-def parse_json(path: str, text: str) -> object:
-    """Parse JSON read from ``path``; huge integers are read as infinities."""
+def parse_json(path: str, text: str, *, unique_keys: bool = False) -> object:
+    """Parse JSON read from ``path`` with the shared reader (duplicate keys
+    kept for the scan to judge, or refused with ``unique_keys``)."""
     try:
-        return json.loads(text, parse_int=_parse_int)
-    except RecursionError:
-        raise _InputError(f"{path}: JSON nested too deeply to read") from None
-    except ValueError as error:
-        raise _InputError(f"{path}: not valid JSON: {error}") from None
+        return loads(text, path, unique_keys=unique_keys)
+    except ScanError as error:
+        raise _InputError(str(error)) from None
 
 
-def _read_json(path: str, stdin: TextIO) -> object:
-    return parse_json(path, read_text(path, stdin))
+def _read_json(
+    path: str, stdin: TextIO, limit: int = DEFAULT_MAX_INPUT_BYTES, *, unique_keys: bool = False
+) -> object:
+    return parse_json(path, read_text(path, stdin, limit), unique_keys=unique_keys)
 
 
 def _default_server(path: str) -> str:
     return "stdin" if path == "-" else Path(path).stem or "default"
 
 
-def _scan_document(value: object, default_server: str) -> list[Report]:
+def _tools_of(value: object, default_server: str, path: str) -> dict[str, list[Tool]]:
+    """The document's tools per server; an error names the file and the
+    place the user wrote (``tools.json: [3].name: ...``)."""
     document = read_document(value, default_server)
-    snapshot = Snapshot.from_servers(document.servers)
-    return [scan(tool, snapshot, server=server) for server, tool in document.entries()]
+    servers: dict[str, list[Tool]] = {}
+    for server, tools in document.servers.items():
+        servers[server] = []
+        for index, tool in enumerate(tools):
+            try:
+                servers[server].append(Tool.from_mcp(tool, server=server))
+            except ScanError as error:
+                position = document.position(server, index)
+                field = f"{position}.{error.field}" if position else error.field
+                raise _InputError(f"{path}: {field}: {error.problem}") from None
+    return servers
+
+
+def incomplete_config(args: argparse.Namespace) -> Config:
+    """The scan configuration ``--[no-]fail-on-incomplete`` asks for."""
+    return Config(on_incomplete="review" if args.fail_on_incomplete else "pass")
+
+
+def _scan_document(value: object, default_server: str, args: argparse.Namespace) -> list[Report]:
+    servers = _tools_of(value, default_server, args.path)
+    snapshot = Snapshot.from_servers(servers)
+    config = incomplete_config(args)
+    return [
+        scan(tool, snapshot, server=server, config=config)
+        for server, tools in servers.items()
+        for tool in tools
+    ]
 
 
 def _summary(reports: Sequence[Report]) -> dict[str, int]:
@@ -132,7 +227,8 @@ def _suppressed(reports: Sequence[Report]) -> int:
 
 
 def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
-    reports = _scan_document(_read_json(args.path, sys.stdin), _default_server(args.path))
+    value = _read_json(args.path, sys.stdin, args.max_input_bytes)
+    reports = _scan_document(value, _default_server(args.path), args)
     if args.write_baseline:
         written = Baseline.from_reports(reports)
         try:
@@ -146,7 +242,32 @@ def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
         baseline = Baseline.load(args.baseline)
         reports = [baseline.apply(r) for r in reports]
     uri = None if args.path == "-" else Path(args.path).as_posix()
-    return emit_reports(reports, args.format, args.fail_on, out, artifact_uri=uri)
+    return emit_reports(
+        reports,
+        args.format,
+        args.fail_on,
+        out,
+        artifact_uri=uri,
+        fail_on_incomplete=args.fail_on_incomplete,
+    )
+
+
+def _exit_code(reports: Sequence[Report], fail_on: str, fail_on_incomplete: bool) -> int:
+    threshold = _FAIL_ON[fail_on]
+    if threshold is not None and any(r.verdict.rank >= threshold.rank for r in reports):
+        return _EXIT_FINDINGS
+    # A scan that did not read everything is not a pass, whatever the
+    # threshold; a baseline can accept the gap like any other finding.
+    if fail_on_incomplete and any(_open_gap(r) for r in reports):
+        return _EXIT_FINDINGS
+    return _EXIT_OK
+
+
+def _open_gap(report: Report) -> bool:
+    if report.coverage.complete:
+        return False
+    gaps = [f for f in report.findings if f.threat == INCOMPLETE_THREAT]
+    return not gaps or any(f.suppressed is None for f in gaps)
 
 
 def emit_reports(
@@ -157,9 +278,11 @@ def emit_reports(
     *,
     artifact_uri: str | None = None,
     extra: dict[str, Any] | None = None,
+    fail_on_incomplete: bool = True,
 ) -> int:
     """Write reports as text, JSON (plus ``extra`` keys) or SARIF; return the
-    exit code for the ``--fail-on`` threshold. Shared by every scanning command."""
+    exit code for ``--fail-on`` and ``--fail-on-incomplete``. Shared by every
+    scanning command."""
     if fmt == "json":
         payload: dict[str, Any] = {
             **(extra or {}),
@@ -172,10 +295,7 @@ def emit_reports(
         out.write(json.dumps(sarif, sort_keys=True, indent=2) + "\n")
     else:
         _render_text(reports, out)
-    threshold = _FAIL_ON[fail_on]
-    if threshold is not None and any(r.verdict.rank >= threshold.rank for r in reports):
-        return _EXIT_FINDINGS
-    return _EXIT_OK
+    return _exit_code(reports, fail_on, fail_on_incomplete)
 
 
 def _class_floor(text: str) -> tuple[str, float]:
@@ -201,6 +321,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         min_class_recall=floors,
         max_quarantine=args.max_quarantine,
         min_kind_recall=kind_floors,
+        require_malicious=not args.benign_only,
+        require_non_malicious=not args.malicious_only,
     )
     result = evaluate(entries, thresholds)
     if args.format == "json":
@@ -233,7 +355,9 @@ def _render_pin_row(row: dict[str, Any], out: TextIO) -> None:
 
 
 def _cmd_pin(args: argparse.Namespace, out: TextIO) -> int:
-    document = read_document(_read_json(args.path, sys.stdin), _default_server(args.path))
+    value = _read_json(args.path, sys.stdin, args.max_input_bytes)
+    _tools_of(value, _default_server(args.path), args.path)  # errors name the file and index
+    document = read_document(value, _default_server(args.path))
     store = PinStore.load(args.store, mode=args.mode)
     rows: list[dict[str, Any]] = []
     alarming = 0
@@ -263,10 +387,10 @@ def _cmd_pin(args: argparse.Namespace, out: TextIO) -> int:
     return _EXIT_FINDINGS if alarming else _EXIT_OK
 
 
-def _load_policy(path: str | None) -> Policy | None:
+def _load_policy(path: str | None, limit: int) -> Policy | None:
     if path is None:
         return None
-    return Policy.from_mapping(_read_json(path, sys.stdin))
+    return Policy.from_mapping(_read_json(path, sys.stdin, limit, unique_keys=True))
 
 
 def _read_call(value: object) -> tuple[str, Any]:
@@ -281,10 +405,11 @@ def _read_call(value: object) -> tuple[str, Any]:
 
 
 def _cmd_screen_call(args: argparse.Namespace, out: TextIO) -> int:
-    name, arguments = _read_call(_read_json(args.path, sys.stdin))
-    tool = _read_json(args.tool, sys.stdin) if args.tool else None
+    limit = args.max_input_bytes
+    name, arguments = _read_call(_read_json(args.path, sys.stdin, limit))
+    tool = _read_json(args.tool, sys.stdin, limit) if args.tool else None
     decision = screen_call(
-        name, arguments, tool=tool, server=args.server, policy=_load_policy(args.policy)
+        name, arguments, tool=tool, server=args.server, policy=_load_policy(args.policy, limit)
     )
     if args.format == "json":
         out.write(
@@ -311,14 +436,64 @@ def _cmd_checks(_args: argparse.Namespace, out: TextIO) -> int:
     return _EXIT_OK
 
 
+def _byte_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of bytes, got {text!r}")
+    return value
+
+
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """``--max-input-bytes``, for every command that reads a file."""
+    parser.add_argument(
+        "--max-input-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_INPUT_BYTES,
+        metavar="N",
+        help="refuse an input file larger than this (default "
+        f"{DEFAULT_MAX_INPUT_BYTES} = {DEFAULT_MAX_INPUT_BYTES // 1024 // 1024} MiB; exit 2)",
+    )
+
+
+def verdict_options(parser: argparse.ArgumentParser) -> None:
+    """``--fail-on`` and ``--[no-]fail-on-incomplete``, shared by every scanning command."""
+    parser.add_argument(
+        "--fail-on",
+        choices=tuple(_FAIL_ON),
+        default="review",
+        help="exit 1 when a tool is at least this (default: review)",
+    )
+    parser.add_argument(
+        "--fail-on-incomplete",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="an incomplete scan (a limit hit, a check that did not finish) is a "
+        "REVIEW finding and exits 1 (default); --no-fail-on-incomplete lists "
+        "the gap in the coverage only (Config(on_incomplete='pass'))",
+    )
+
+
+def _command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    return commands.add_parser(
+        name, epilog=_EXIT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcpscan",
         description="Offline, deterministic detection of poisoned MCP tool definitions.",
+        epilog=_EXIT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    scan_cmd = commands.add_parser("scan", help="scan tools from a JSON file or stdin")
+    scan_cmd = _command(commands, "scan", help="scan tools from a JSON file or stdin")
     scan_cmd.add_argument("path", help="a JSON file, or - for stdin")
     scan_cmd.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     scan_cmd.add_argument(
@@ -327,11 +502,12 @@ def _parser() -> argparse.ArgumentParser:
     scan_cmd.add_argument(
         "--write-baseline", metavar="FILE", help="accept every current finding into FILE"
     )
-    scan_cmd.add_argument("--fail-on", choices=tuple(_FAIL_ON), default="quarantine")
+    verdict_options(scan_cmd)
+    input_options(scan_cmd)
     scan_cmd.set_defaults(run=_cmd_scan)
 
-    eval_cmd = commands.add_parser(
-        "eval", help="measure recall and false alarms on a labelled corpus"
+    eval_cmd = _command(
+        commands, "eval", help="measure recall and false alarms on a labelled corpus"
     )
     eval_cmd.add_argument("corpus", nargs="+", help="corpus folders or JSONL files")
     eval_cmd.add_argument("--min-recall", type=float, default=0.90)
@@ -370,10 +546,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="figures only, no list of misses and false alarms (for sealed sets)",
     )
+    sides = eval_cmd.add_mutually_exclusive_group()
+    sides.add_argument(
+        "--benign-only",
+        action="store_true",
+        help="the corpus has no malicious entries on purpose: measure false alarms alone",
+    )
+    sides.add_argument(
+        "--malicious-only",
+        action="store_true",
+        help="the corpus has only malicious entries on purpose: measure recall alone",
+    )
     eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
     eval_cmd.set_defaults(run=_cmd_eval)
 
-    pin_cmd = commands.add_parser("pin", help="pin tool definitions and report changes (rug pulls)")
+    pin_cmd = _command(commands, "pin", help="pin tool definitions and report changes (rug pulls)")
     pin_cmd.add_argument("path", help="a JSON file of tools (any scan shape), or - for stdin")
     pin_cmd.add_argument(
         "--store", required=True, metavar="FILE", help="the pin file (created if missing)"
@@ -382,9 +569,10 @@ def _parser() -> argparse.ArgumentParser:
         "--mode", choices=("pin_on_first_use", "require_approval"), default="pin_on_first_use"
     )
     pin_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    input_options(pin_cmd)
     pin_cmd.set_defaults(run=_cmd_pin)
 
-    call_cmd = commands.add_parser("screen-call", help="decide on a proposed tools/call request")
+    call_cmd = _command(commands, "screen-call", help="decide on a proposed tools/call request")
     call_cmd.add_argument("path", help="a tools/call request (JSON-RPC or {name, arguments}), or -")
     call_cmd.add_argument(
         "--tool", metavar="FILE", help="the called tool's definition (checks the schema)"
@@ -392,24 +580,64 @@ def _parser() -> argparse.ArgumentParser:
     call_cmd.add_argument("--policy", metavar="FILE", help="a policy as JSON (see docs/policy.md)")
     call_cmd.add_argument("--server", help="the server the tool belongs to")
     call_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    input_options(call_cmd)
     call_cmd.set_defaults(run=_cmd_screen_call)
 
-    checks_cmd = commands.add_parser("checks", help="list the discovered checks")
+    checks_cmd = _command(commands, "checks", help="list the discovered checks")
     checks_cmd.set_defaults(run=_cmd_checks)
     register_mcp_commands(commands)
     return parser
 
 
+def _error(message: str) -> None:
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"mcpscan: error: {message.replace(chr(10), ' ')}\n")
+
+
+@contextlib.contextmanager
+def _stdout_kept_for(stream: TextIO) -> Iterator[TextIO]:
+    """The command's output stream, guarded; meanwhile ``print`` goes to stderr.
+
+    A plugin that prints (at import or while scanning) must not corrupt
+    ``--format json`` on stdout, so only this stream reaches the real one.
+    """
+    elsewhere = sys.stderr if sys.stderr is not None else io.StringIO()
+    with contextlib.redirect_stdout(elsewhere):
+        yield cast(TextIO, _Output(stream))
+
+
+def _silence_stdout(stream: TextIO) -> None:
+    # Python flushes sys.stdout again at exit; once writing has failed that
+    # flush would fail too and print a traceback. Point fd 1 at /dev/null.
+    if stream is not sys.__stdout__ or stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code (see ``EXIT_CODES``)."""
     args = _parser().parse_args(argv)
     stream = out if out is not None else sys.stdout
+    if stream is None:  # started with stdout closed (``>&-``)
+        _error("cannot write the output: stdout is closed")
+        return _EXIT_OUTPUT
     try:
-        code: int = args.run(args, stream)
+        with _stdout_kept_for(stream) as guarded:
+            code: int = args.run(args, guarded)
+            guarded.flush()
     except (_InputError, ScanError) as error:
-        message = str(error).replace("\n", " ")
-        sys.stderr.write(f"mcpscan: error: {message}\n")
+        _error(str(error))
         return _EXIT_USAGE
+    except _OutputError as failure:
+        _silence_stdout(stream)
+        # A reader that went away (``| head -1``) is not an error to report.
+        if not isinstance(failure.error, BrokenPipeError):
+            _error(str(failure))
+        return _EXIT_OUTPUT
     return code
 
 

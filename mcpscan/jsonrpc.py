@@ -24,13 +24,13 @@ they answer; without it they are classified by shape.
 from __future__ import annotations
 
 import enum
-import json
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 import attrs
 
+from ._input import loads
 from ._model import ScanError, Tool, plain
 
 __all__ = [
@@ -181,24 +181,10 @@ class _Where:
         return ScanError(self(path), problem)
 
 
-def _reject_constant(name: str) -> NoReturn:
-    raise ScanError("message", f"{name} is not valid JSON")
-
-
 def _decode(data: str | bytes | bytearray) -> object:
-    if isinstance(data, (bytes, bytearray)):
-        try:
-            data = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise ScanError("message", f"not valid UTF-8 (byte {error.start})") from None
-    try:
-        return json.loads(data, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ScanError("message", "JSON nested too deeply to read") from None
-    except ScanError:
-        raise
-    except ValueError as error:
-        raise ScanError("message", f"not valid JSON: {error}") from None
+    # The shared reader: a key given twice keeps every value (the scan
+    # covers each, and the structure check reports the duplicate).
+    return loads(data, "message")
 
 
 def _object(value: object, where: _Where, path: str) -> Mapping[str, Any]:

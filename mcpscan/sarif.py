@@ -92,6 +92,14 @@ def _result(
     return result
 
 
+def _shown_signals(report: Report) -> list[Signal]:
+    """The report's signals, then those only a finding holds (the gaps of an
+    incomplete scan), so code scanning shows what was not checked."""
+    listed = set(report.signals)
+    extra = [s for f in report.findings for s in f.signals if s not in listed]
+    return [*report.signals, *extra]
+
+
 def to_sarif(
     reports: Iterable[Report], *, artifact_uri: str | None = None, docs_base: str = DOCS_BASE
 ) -> dict[str, Any]:
@@ -104,14 +112,14 @@ def to_sarif(
     reports = list(reports)
     rules: dict[str, dict[str, Any]] = {}
     for report in reports:
-        for signal in report.signals:
+        for signal in _shown_signals(report):
             rules.setdefault(signal.rule_id, _rule(signal, docs_base))
     rule_ids = sorted(rules)
     index = {rule_id: i for i, rule_id in enumerate(rule_ids)}
     results = [
         _result(report, signal, index[signal.rule_id], artifact_uri)
         for report in reports
-        for signal in report.signals
+        for signal in _shown_signals(report)
     ]
     run: dict[str, Any] = {
         "tool": {

@@ -83,8 +83,7 @@ def test_odd_values() -> None:
             "inputSchema": {
                 1: "int key",
                 (2, 3): "tuple key",
-                "nan": float("nan"),
-                "inf": float("-inf"),
+                # NaN and infinities are a ScanError (test_walk.py), as in pins.
                 "huge": 10**10_000,
                 "bytes": b"\xff\xfe",
             },
@@ -135,5 +134,7 @@ def test_ten_thousand_digit_number_through_the_cli() -> None:
         capture_output=True,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["summary"]["pass"] == 1
+    # Refused in one line (pins refuse such numbers too), never a traceback.
+    assert done.returncode == 2, done.stderr
+    assert b"more than 4000 digits" in done.stderr
+    assert b"Traceback" not in done.stderr

@@ -104,12 +104,11 @@ def test_missing_file_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_huge_numbers_are_read(tmp_path: Path) -> None:
+def test_huge_numbers_are_refused_like_pins_do(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     path.write_text('{"name": "n", "inputSchema": {"default": ' + "9" * 10000 + "}}")
-    code, out = _run(["scan", str(path), "--format", "json"])
-    assert code == 0
-    assert json.loads(out)["summary"]["pass"] == 1
+    code, _ = _run(["scan", str(path), "--format", "json"])
+    assert code == 2
 
 
 def test_checks_lists_builtins() -> None:

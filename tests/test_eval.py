@@ -85,10 +85,39 @@ def test_false_alarms_and_quarantine_counted(tmp_path: Path) -> None:
     assert payload["false_positives"]["benign"] == {"flagged": 1, "total": 1, "rate": 1.0}
     assert payload["quarantined_non_malicious"] == 1
     assert payload["false_alarms"][0]["id"] == "b-flag"
-    code, _ = _eval([str(root), "--max-fp", "1", "--max-quarantine", "1"])
+    code, _ = _eval([str(root), "--benign-only", "--max-fp", "1", "--max-quarantine", "1"])
     assert code == 0
-    code, _ = _eval([str(root), "--max-fp", "1", "--max-benign-fp", "0.5", "--max-quarantine", "1"])
+    limits = ["--max-fp", "1", "--max-benign-fp", "0.5", "--max-quarantine", "1"]
+    code, _ = _eval([str(root), "--benign-only", *limits])
     assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("label", "flag", "message"),
+    [
+        ("benign", "--benign-only", "no malicious entries"),
+        ("malicious", "--malicious-only", "no benign or hard_negative entries"),
+    ],
+)
+def test_a_one_sided_corpus_fails_unless_the_flag_says_so(
+    tmp_path: Path, label: str, flag: str, message: str
+) -> None:
+    root = tmp_path / "one"
+    _write(root, [_entry("e1", label, "real", "Weather" + TAG, "review")])
+    code, out = _eval([str(root), "--max-fp", "1", "--max-quarantine", "1", "--min-recall", "0"])
+    assert code == 1
+    assert message in out
+    code, out = _eval(
+        [str(root), flag, "--max-fp", "1", "--max-quarantine", "1", "--min-recall", "0"]
+    )
+    assert code == 0, out
+
+
+def test_an_empty_corpus_fails(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    code, out = _eval([str(tmp_path / "empty"), "--benign-only"])
+    assert code == 1
+    assert "the corpus has no entries" in out
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,8 @@ def test_signals_before_garbage_are_kept() -> None:
 
 def test_check_cannot_emit_under_another_id() -> None:
     report = mcpscan.scan(TOOL, checks=[Impostor()])
-    assert report.verdict is Verdict.PASS
+    # The impostor did not finish: never PASS, and its signal is not kept.
+    assert report.verdict is Verdict.REVIEW
     assert report.signals == ()
     assert report.coverage.degraded[0].check_id == "impostor"
 
@@ -327,11 +328,18 @@ class Slow:
         return iter(())
 
 
-def test_slow_check_is_recorded_with_its_time() -> None:
+def test_slow_check_time_is_opt_in_and_never_in_the_default_report() -> None:
     report = mcpscan.scan(TOOL, checks=[Slow()], config=Config(slow_check_seconds=0.01))
     (run,) = report.coverage.checks
     assert run.slow
     assert run.seconds >= 0.05
-    assert report.to_dict()["coverage"]["checks"][0]["slow_seconds"] >= 0.05
-    fast = mcpscan.scan(TOOL, checks=[Slow()])
-    assert "slow_seconds" not in fast.to_dict()["coverage"]["checks"][0]
+    # Wall time would make the same scan give different bytes: opt-in only.
+    assert set(report.to_dict()["coverage"]["checks"][0]) == {
+        "check_id",
+        "version",
+        "source",
+        "signals",
+    }
+    assert report.to_dict(timings=True)["coverage"]["checks"][0]["seconds"] >= 0.05
+    assert '"seconds"' in report.to_json(timings=True)
+    assert '"seconds"' not in report.to_json()

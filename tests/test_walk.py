@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
+
 import mcpscan
-from mcpscan import Config, Signal
+import mcpscan.pins
+from mcpscan import Config, ScanError, Signal
 from mcpscan._model import Tool
 from mcpscan._normalize import normalize
 from mcpscan._walk import view_tool
@@ -124,11 +127,19 @@ def test_many_nodes_recorded() -> None:
     assert [c.limit for c in report.coverage.capped] == ["max_nodes"]
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinities_are_a_scan_error_as_in_pins(value: float) -> None:
+    tool = {"name": "odd", "inputSchema": {"properties": {"a": {"default": value}}}}
+    with pytest.raises(ScanError, match="NaN and infinities") as caught:
+        mcpscan.scan(tool, checks=[])
+    assert caught.value.field == "inputSchema.properties.a.default"
+    with pytest.raises(ScanError, match="NaN and infinities"):
+        mcpscan.pins.fingerprint(tool)
+
+
 def test_odd_scalars_and_keys_do_not_crash() -> None:
     schema = {
         1: "int key",
-        "nan": float("nan"),
-        "inf": float("inf"),
         "big": 10**5000,
         "none": None,
         "flag": True,

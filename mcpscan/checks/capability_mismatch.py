@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from .._check import Context
+from .._frozen import is_array
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import _child_path
@@ -642,7 +643,7 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
             continue
         required = node.get("required")
         required_names = (
-            {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            {r for r in required if isinstance(r, str)} if is_array(required) else set()
         )
         props_path = _child_path(path, "properties")
         for name in sorted(properties, key=str):
@@ -676,7 +677,7 @@ def _is_free_text(param: _Param) -> bool:
     """A string (or untyped) parameter a model can fill with anything."""
     schema = param.schema
     kind = schema.get("type")
-    if isinstance(kind, list):
+    if is_array(kind):
         kinds = {k for k in kind if isinstance(k, str)}
     elif kind is None:
         kinds = {"string"} if "enum" not in schema and "const" not in schema else set()
@@ -921,7 +922,7 @@ def _sink(param: _Param, profile: _Profile, explained_by: str) -> Iterator[_Obse
 def _value_strings(schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for slot in _VALUE_SLOTS:
         value = schema.get(slot)
-        values = value if isinstance(value, list) else [value]
+        values = list(value) if is_array(value) else [value]
         for item in values[:50]:
             if isinstance(item, str):
                 yield slot, item

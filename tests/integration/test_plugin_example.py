@@ -82,12 +82,14 @@ def test_plugin_installs_is_discovered_runs_and_is_isolated(tmp_path: Path) -> N
     assert ran["internal-domain"] == "mcpscan-example-plugin[internal-domain]"
 
     # The plugin raises on every tool; the scan still completes, the other
-    # checks' findings stand, and the failure is on record for every tool.
+    # checks' findings stand, and the failure is on record for every tool:
+    # a tool the plugin could not check is REVIEW, never PASS.
     failing = run("-m", "mcpscan", "scan", "--format", "json", str(tools), MCPSCAN_EXAMPLE_FAIL="1")
     assert failing.returncode == 1, failing.stderr  # the quarantined weather tool
     reports = {r["tool"]["name"]: r for r in json.loads(failing.stdout)["reports"]}
     assert reports["weather"]["verdict"] == "quarantine"
-    assert reports["sync"]["verdict"] == "pass"
+    assert reports["sync"]["verdict"] == "review"
+    assert [f["threat"] for f in reports["sync"]["findings"]] == ["incomplete-coverage"]
     for report in reports.values():
         degraded = {d["check_id"]: d for d in report["coverage"]["degraded"]}
         assert degraded["internal-domain"]["error_type"] == "RuntimeError"
