@@ -273,7 +273,7 @@ def test_documentation_placeholders_are_flagged(text: str) -> None:
         # Near misses of the prefix formats: a dotted name that does not
         # decode to an id, a hex run of the wrong length, a word "key-".
         "MyModule.method.InvocationHandlerRegistry",
-        "key-value store; key-3f2a9c1d8e7b6a5f4e3d2c1b0a9f",
+        "a key-value store keyed by key-name",
         "shpat_ is the Shopify admin token prefix",
         "rate 1234567890:AB limit",
     ],
