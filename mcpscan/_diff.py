@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from ._canonical import FINGERPRINT_FIELDS, canonical_bytes, shown_path
-from ._evidence import safe_evidence
+from ._evidence import safe_evidence, scrub_secrets
 from ._secrets import find_secret_spans
 from ._walk import _child_path
 
@@ -163,7 +163,11 @@ class _Differ:
         elif isinstance(before, Mapping) and isinstance(after, Mapping):
             keys = sorted(set(before) | set(after))
             stack.extend(
-                (_child_path(path, key), before.get(key, _MISSING), after.get(key, _MISSING))
+                (
+                    _child_path(path, scrub_secrets(key)),
+                    before.get(key, _MISSING),
+                    after.get(key, _MISSING),
+                )
                 for key in reversed(keys)
             )
         elif isinstance(before, list) and isinstance(after, list):

@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from ._evidence import scrub_secrets
+
 __all__ = [
     "CappedEntry",
     "CheckRun",
@@ -60,9 +62,13 @@ class ScanError(ValueError):
     """Malformed input. The message names the offending field."""
 
     def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}")
+        # Messages quote input (a property name in a path, a bad value):
+        # a secret in it is redacted like evidence. Paths are already
+        # escaped where they are built (``shown_path``), so only redaction
+        # happens here.
+        self.field = scrub_secrets(field)
+        self.problem = scrub_secrets(problem)
+        super().__init__(f"{self.field}: {self.problem}")
 
 
 class Tier(str, enum.Enum):

@@ -8,6 +8,7 @@ than ``Config.max_signals_per_check`` is cut there and the cut recorded.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ import attrs
 from ._aggregate import aggregate
 from ._check import Context
 from ._config import Config
-from ._evidence import safe_evidence
+from ._evidence import SecretGuard
 from ._model import (
     CappedEntry,
     CheckRun,
@@ -91,17 +92,26 @@ def select_checks(
     return selected, problems
 
 
-def _message(error: BaseException) -> str:
-    return safe_evidence(str(error), _MAX_MESSAGE_CHARS)
+def _message(error: BaseException, guard: SecretGuard) -> str:
+    return guard.evidence(str(error), _MAX_MESSAGE_CHARS)
 
 
-def _safe_signal(signal: Signal, config: Config) -> Signal:
+def _safe_signal(signal: Signal, config: Config, guard: SecretGuard) -> Signal:
     return attrs.evolve(
         signal,
-        evidence=safe_evidence(signal.evidence, config.max_evidence_chars),
+        evidence=guard.evidence(signal.evidence, config.max_evidence_chars),
         # A property name can itself be a secret, and it is part of the path.
-        location=safe_evidence(signal.location, _MAX_MESSAGE_CHARS),
+        location=guard.evidence(signal.location, _MAX_MESSAGE_CHARS),
     )
+
+
+def _safe_cap(entry: CappedEntry, guard: SecretGuard) -> CappedEntry:
+    return attrs.evolve(entry, location=guard.evidence(entry.location, _MAX_MESSAGE_CHARS))
+
+
+def view_guard(view: ToolView) -> SecretGuard:
+    """The guard that keeps the secrets of ``view``'s input out of output."""
+    return SecretGuard(itertools.chain((s.raw for s in view.strings), view.keys))
 
 
 @attrs.frozen
@@ -112,7 +122,9 @@ class _Outcome:
     capped: tuple[CappedEntry, ...]
 
 
-def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) -> _Outcome:
+def _collect(
+    loaded: LoadedCheck, tool: Tool, context: Context, strict: bool, guard: SecretGuard
+) -> _Outcome:
     config = context.config
     signals: list[Signal] = []
     degraded: DegradedEntry | None = None
@@ -137,7 +149,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                     else f"a Signal of {item.check_id!r}"
                 )
                 raise _NotASignal(f"yielded {what}, expected a Signal with check_id {loaded.id!r}")
-            signals.append(_safe_signal(item, config))
+            signals.append(_safe_signal(item, config, guard))
     except TimeoutError:
         if strict:
             raise
@@ -158,7 +170,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
         # Signals yielded before the failure stand: nothing found is lost,
         # and the degraded entry says the check did not finish.
         degraded = DegradedEntry(
-            check_id=loaded.id, error_type=type(error).__name__, message=_message(error)
+            check_id=loaded.id, error_type=type(error).__name__, message=_message(error, guard)
         )
     elapsed = time.perf_counter() - started
     run = CheckRun(
@@ -192,12 +204,13 @@ def run_checks(
     runs: list[CheckRun] = []
     signals: list[Signal] = []
     degraded: list[DegradedEntry] = list(problems)
-    capped: list[CappedEntry] = list(view.capped)
+    guard = view_guard(view)
+    capped: list[CappedEntry] = [_safe_cap(entry, guard) for entry in view.capped]
     for loaded in checks:
-        outcome = _collect(loaded, view.tool, base.for_check(loaded.id), strict)
+        outcome = _collect(loaded, view.tool, base.for_check(loaded.id), strict, guard)
         runs.append(outcome.run)
         signals.extend(outcome.signals)
-        capped.extend(outcome.capped)
+        capped.extend(_safe_cap(entry, guard) for entry in outcome.capped)
         if outcome.degraded is not None:
             degraded.append(outcome.degraded)
     ordered = sorted_signals(signals)

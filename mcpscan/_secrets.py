@@ -861,6 +861,9 @@ _ASSIGNMENT = re.compile(
     r"(?<![a-z0-9])(?P<word>password|passwd|pwd|passphrase|secret|client[_\-]?secret"
     r"|api[_\-]?key|apikey|access[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token"
     r"|refresh[_\-]?token|bearer|token)[\"']?\s{0,3}(?P<sep>[:=]|=>|\bis\b|\s)\s{0,3}[\"'`]?"
+    # The value is not itself the next credential word: in "api_key:
+    # password = ..." the match must start again at "password".
+    r"(?!(?:password|passwd|passphrase|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped

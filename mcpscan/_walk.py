@@ -57,6 +57,10 @@ class ToolView:
     strings: tuple[LocatedString, ...]
     capped: tuple[CappedEntry, ...]
     fingerprint: str
+    #: Every object key walked (property names included): keys that are not
+    #: scanned as text still reach output in JSON paths, so redaction must
+    #: know the secrets they hold.
+    keys: tuple[str, ...] = ()
 
     def in_field(self, *fields: str) -> Iterator[LocatedString]:
         """The strings of the given top-level fields, in walk order."""
@@ -99,6 +103,7 @@ class _Walker:
         self.total_chars = 0
         self.nodes = 0
         self.seen: set[int] = set()
+        self.keys: list[str] = []
         self._string_cap_recorded = False
         self._total_cap_recorded = False
 
@@ -175,6 +180,7 @@ class _Walker:
             items = sorted(value.items(), key=lambda item: str(item[0]))
             for raw_key, child in items:
                 name = raw_key if isinstance(raw_key, str) else str(raw_key)
+                self.keys.append(name)
                 child_path = _child_path(path, name)
                 if path.endswith(".properties") or path.endswith("patternProperties"):
                     # A property name is text the model reads too: an attacker
@@ -206,6 +212,7 @@ def view_fields(tool: Tool, fields: Sequence[tuple[str, object]], config: Config
         strings=tuple(walker.strings),
         capped=tuple(walker.capped),
         fingerprint=walker.fingerprint(),
+        keys=tuple(walker.keys),
     )
 
 

@@ -161,10 +161,13 @@ class Pin:
     first_seen: datetime
     last_seen: datetime
     decided_at: datetime
+    # The definitions are left out of repr(): they are whole tools, secrets
+    # included, and a repr lands in logs and tracebacks. The fingerprints
+    # identify them.
     fingerprint: str | None = None
-    definition: Mapping[str, Any] | None = None
+    definition: Mapping[str, Any] | None = attrs.field(default=None, repr=False)
     pending_fingerprint: str | None = None
-    pending_definition: Mapping[str, Any] | None = None
+    pending_definition: Mapping[str, Any] | None = attrs.field(default=None, repr=False)
     approved_by: str | None = None
     approved_at: datetime | None = None
 
