@@ -37,6 +37,7 @@ __all__ = [
     "safe_evidence",
     "scrub_secrets",
     "shown_value",
+    "widen_outside_secrets",
 ]
 
 # Characters that must never reach a viewer unescaped: controls (Cc),
@@ -83,6 +84,20 @@ def shown_value(value: object, limit: int = 80) -> str:
     if isinstance(value, str):
         return f'"{safe_evidence(value, limit)}"'
     return safe_evidence(repr(value), limit)
+
+
+def widen_outside_secrets(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen ``[start, end)`` so it never cuts a secret of ``text`` in half.
+
+    Redaction recognises a secret by its whole shape; a window that kept
+    only its second half would show that half unredacted.
+    """
+    for span_start, span_end, _kind in _secrets.find_secret_spans(text):
+        if span_start < start < span_end:
+            start = span_start
+        if span_start < end < span_end:
+            end = span_end
+    return start, end
 
 
 def scrub_secrets(text: str) -> str:

@@ -79,8 +79,6 @@ _WINDOW = 160
 _MAX_ATTEMPTS = 1000
 #: Characters each side of a match searched for a rule's exclusion.
 _EXCLUDE_CONTEXT = 80
-#: Evidence snippet length around a match.
-_SNIPPET = 120
 
 _THREATS = {
     CONCEALMENT: "concealment",
@@ -326,18 +324,6 @@ def _scan_form(located: LocatedString) -> str:
     return located.normalized
 
 
-def _snippet(text: str, start: int, end: int) -> str:
-    """The match with a little context, at most ``_SNIPPET`` characters."""
-    if end - start >= _SNIPPET:
-        return text[start : start + _SNIPPET] + "..."
-    spare = (_SNIPPET - (end - start)) // 2
-    left = max(0, start - min(spare, 30))
-    right = min(len(text), end + spare)
-    prefix = "..." if left > 0 else ""
-    suffix = "..." if right < len(text) else ""
-    return f"{prefix}{text[left:right]}{suffix}"
-
-
 class ImperativeDirectiveCheck:
     """Find directives addressed to the model in a tool's text."""
 
@@ -394,7 +380,13 @@ class ImperativeDirectiveCheck:
                     yield hit
 
     def _signal(self, hit: _Hit, text: str, located: LocatedString) -> Signal:
-        evidence = f"{hit.rule.name}: {_snippet(text, hit.start, hit.end)}"
+        if text is located.normalized:
+            quote = located.quote(hit.start, hit.end)
+        else:
+            # An identifier split into words: the match is somewhere in the
+            # name, which is short; quote the whole name.
+            quote = located.quote_raw(0, len(located.raw))
+        evidence = f"{hit.rule.name}: {quote.text}"
         if hit.mention is not None:
             evidence += f" (mentioned, not used: {hit.mention}; discounted)"
         return Signal(
@@ -405,6 +397,7 @@ class ImperativeDirectiveCheck:
             confidence=hit.confidence,
             evidence=evidence,
             location=located.location,
+            span=quote.span,
         )
 
 
