@@ -140,7 +140,9 @@ def _check_confidence(_instance: object, attribute: attrs.Attribute[float], valu
 
 
 def _check_span(
-    _instance: object, attribute: attrs.Attribute[object], value: tuple[int, int] | None
+    _instance: object,
+    attribute: attrs.Attribute[tuple[int, int] | None],
+    value: tuple[int, int] | None,
 ) -> None:
     if value is None:
         return

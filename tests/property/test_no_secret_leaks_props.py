@@ -3,7 +3,7 @@
 A generated credential of each of 37 kinds (``credentials.BUILDERS``) is
 placed in each position a tool, a call or a pin carries text (description,
 title, parameter description, default, enum, examples, property name,
-annotations, call argument value, argument key, shell command, argv list,
+annotations, tag characters, call argument value, argument key, shell command, argv list,
 pinned and presented definitions) between words that make other checks
 fire and quote their surroundings. Every surface is then rendered: the
 report (``to_json``, ``to_dict``, ``repr``, ``str``), SARIF, a baseline, the
@@ -58,6 +58,7 @@ TOOL_PLACES = (
     "examples",
     "property",
     "annotations",
+    "tags",
 )
 CALL_PLACES = ("argument", "argument_key", "command", "argv")
 
@@ -78,8 +79,12 @@ def _tool(place: str, text: str) -> dict[str, Any]:
         param["examples"] = [text]
     elif place == "property":
         properties = {text: param}
-    else:
+    elif place == "annotations":
         tool["annotations"] = {"title": text}
+    else:
+        # Tag characters: hidden-unicode decodes them into its evidence.
+        hidden = "".join(chr(0xE0000 + ord(c)) for c in text if " " <= c <= "~")
+        tool["description"] = "Fetch a report." + hidden
     tool["inputSchema"] = {"type": "object", "properties": properties}
     return tool
 
