@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ._config import Config
+from ._evidence import shown_value
 from ._model import Report, ScanError, Tool
 from ._scan import coerce_config, coerce_snapshot, scan
 from ._snapshot import Snapshot
@@ -68,7 +69,7 @@ def scan_many(
     items = [_as_tool(item, index) for index, item in enumerate(tools)]
     count = workers if workers is not None else (os.cpu_count() or 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ScanError("workers", f"expected a positive integer, got {workers!r}")
+        raise ScanError("workers", f"expected a positive integer, got {shown_value(workers)}")
     if count == 1 or len(items) <= _CHUNK:
         return [scan(tool, snap, config=cfg) for tool in items]
     # Imported here: the process pool machinery is costly to import and only

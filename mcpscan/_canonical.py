@@ -17,7 +17,7 @@ from typing import Any
 
 import rfc8785
 
-from ._evidence import safe_evidence
+from ._evidence import safe_evidence, scrub_secrets
 from ._frozen import FrozenList
 from ._model import ScanError, Tool
 from ._walk import _child_path
@@ -120,7 +120,9 @@ def plain_json(value: object, path: str) -> Any:
                         shown_path(where),
                         f"an object key of type {type(key).__name__} is not a string",
                     )
-                stack.append((child, _child_path(where, key), depth + 1, copy, key))
+                # A key is redacted before it is escaped into the path: escaping
+                # (a quote becomes \\") would hide an assignment's shape.
+                stack.append((child, _child_path(where, scrub_secrets(key)), depth + 1, copy, key))
         else:
             copy = [None] * len(item)
             for index, child in enumerate(item):

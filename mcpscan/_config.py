@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ._evidence import shown_value
 from ._frozen import freeze
 from ._model import ScanError
 
@@ -22,12 +23,16 @@ __all__ = ["Config"]
 
 def _positive_int(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ScanError(f"config.{attribute.name}", f"expected a positive integer, got {value!r}")
+        raise ScanError(
+            f"config.{attribute.name}", f"expected a positive integer, got {shown_value(value)}"
+        )
 
 
 def _unit_float(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ScanError(f"config.{attribute.name}", f"expected a number in [0, 1], got {value!r}")
+        raise ScanError(
+            f"config.{attribute.name}", f"expected a number in [0, 1], got {shown_value(value)}"
+        )
 
 
 def _id_set(value: Iterable[str] | None) -> frozenset[str] | None:
@@ -147,7 +152,9 @@ class Config:
         for name in ("regex_timeout", "slow_check_seconds", "check_timeout_seconds"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ScanError(f"config.{name}", f"expected a positive number, got {value!r}")
+                raise ScanError(
+                    f"config.{name}", f"expected a positive number, got {shown_value(value)}"
+                )
 
     def is_enabled(self, check_id: str) -> bool:
         if check_id in (self.disabled or frozenset()):

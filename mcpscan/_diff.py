@@ -16,8 +16,7 @@ from typing import Any
 import attrs
 
 from ._canonical import FINGERPRINT_FIELDS, canonical_bytes, shown_path
-from ._evidence import safe_evidence
-from ._secrets import find_secret_spans
+from ._evidence import safe_evidence, scrub_secrets, widen_outside_secrets
 from ._walk import _child_path
 
 __all__ = ["ChangeKind", "FieldChange", "diff_definitions"]
@@ -83,22 +82,8 @@ def _render_value(value: object) -> str:
     return safe_evidence(canonical_bytes(value).decode("utf-8"), RENDER_CHARS)
 
 
-def _cut_outside_secrets(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen ``[start, end)`` so it never cuts a secret in half.
-
-    Redaction recognises a secret by its whole shape; a window that kept
-    only its second half would show that half unredacted.
-    """
-    for span_start, span_end, _kind in find_secret_spans(text):
-        if span_start < start < span_end:
-            start = span_start
-        if span_start < end < span_end:
-            end = span_end
-    return start, end
-
-
 def _window(text: str, start: int, end: int) -> str:
-    start, end = _cut_outside_secrets(text, start, end)
+    start, end = widen_outside_secrets(text, start, end)
     head = "..." if start > 0 else ""
     tail = "..." if end < len(text) else ""
     return safe_evidence(head + text[start:end] + tail, RENDER_CHARS)
@@ -163,7 +148,11 @@ class _Differ:
         elif isinstance(before, Mapping) and isinstance(after, Mapping):
             keys = sorted(set(before) | set(after))
             stack.extend(
-                (_child_path(path, key), before.get(key, _MISSING), after.get(key, _MISSING))
+                (
+                    _child_path(path, scrub_secrets(key)),
+                    before.get(key, _MISSING),
+                    after.get(key, _MISSING),
+                )
                 for key in reversed(keys)
             )
         elif isinstance(before, list) and isinstance(after, list):

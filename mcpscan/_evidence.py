@@ -13,15 +13,32 @@ leaves a scan:
 
 The orchestrator passes every signal's evidence through ``safe_evidence``,
 so third-party checks get both guarantees without doing anything.
+
+Recognising a secret in evidence is not enough on its own: a check may
+quote a transformed copy (lower-cased, stemmed, decoded) or a piece cut at
+the evidence limit, neither of which has the secret's shape any more.
+``SecretGuard`` closes that gap from the other side: it finds the secrets
+in the input once, and masks any piece of eight or more of their
+characters, in any letter case, wherever it appears in the output.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import regex
 
 from . import _secrets
 
-__all__ = ["escape_unsafe", "redact", "safe_evidence"]
+__all__ = [
+    "SecretGuard",
+    "escape_unsafe",
+    "redact",
+    "safe_evidence",
+    "scrub_secrets",
+    "shown_value",
+    "widen_outside_secrets",
+]
 
 # Characters that must never reach a viewer unescaped: controls (Cc),
 # format (Cf: bidi, zero-width, tags), surrogates, private use, unassigned,
@@ -55,6 +72,37 @@ def redact(value: str, kind: str) -> str:
     tail = escape_unsafe(value[-4:]) if len(value) >= 12 else ""
     label = str(regex.sub(r"[^A-Z0-9_]", "_", kind.upper())) or "SECRET"
     return f"[REDACTED_{label}:last4={tail}]" if tail else f"[REDACTED_{label}]"
+
+
+def shown_value(value: object, limit: int = 80) -> str:
+    """A value quoted in an error message: redacted, escaped and capped.
+
+    ``repr()`` would escape a newline into ``\\n`` before redaction sees the
+    text, and a secret after it would lose its shape; here redaction comes
+    first.
+    """
+    if isinstance(value, str):
+        return f'"{safe_evidence(value, limit)}"'
+    return safe_evidence(repr(value), limit)
+
+
+def widen_outside_secrets(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen ``[start, end)`` so it never cuts a secret of ``text`` in half.
+
+    Redaction recognises a secret by its whole shape; a window that kept
+    only its second half would show that half unredacted.
+    """
+    for span_start, span_end, _kind in _secrets.find_secret_spans(text):
+        if span_start < start < span_end:
+            start = span_start
+        if span_start < end < span_end:
+            end = span_end
+    return start, end
+
+
+def scrub_secrets(text: str) -> str:
+    """``text`` with every recognised secret replaced by its redacted form."""
+    return _scrub(text)
 
 
 def _scrub(text: str) -> str:
@@ -95,3 +143,79 @@ def safe_evidence(text: str, limit: int = 200) -> str:
     # Scrub before escaping, so a secret split by an invisible character is
     # still seen whole; scrub again after, for one spelled with escapes.
     return _truncate(_scrub(escape_unsafe(_scrub(text))), limit)
+
+
+#: The shortest piece of a secret that output may not show.
+LEAK_WINDOW = 8
+_MASK = "[REDACTED]"
+
+
+def _pieces(secret: str) -> set[str]:
+    lowered = secret.lower()
+    return {lowered[i : i + LEAK_WINDOW] for i in range(len(lowered) - LEAK_WINDOW + 1)}
+
+
+class SecretGuard:
+    """Masks, in any output text, every piece of a secret found in the input.
+
+    ``texts`` are the input's strings (every walked string and object key).
+    They are searched for secrets only when the first output text is
+    guarded: a tool without findings costs nothing. A piece is eight
+    characters of a secret compared case-insensitively, so a lower-cased,
+    stemmed or truncated quote of a key is caught as surely as the key.
+    Legitimate text is touched only where it repeats eight characters of a
+    secret of the same input.
+    """
+
+    __slots__ = ("_pieces", "_texts")
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._texts = texts
+        self._pieces: frozenset[str] | None = None
+
+    def _known(self) -> frozenset[str]:
+        if self._pieces is None:
+            pieces: set[str] = set()
+            for text in self._texts:
+                for start, end, _kind in _secrets.find_secret_spans(text):
+                    pieces |= _pieces(text[start:end])
+            self._pieces = frozenset(pieces)
+        return self._pieces
+
+    def mask(self, text: str) -> str:
+        """``text`` with every run that repeats a known secret's piece masked."""
+        known = self._known()
+        if not known or len(text) < LEAK_WINDOW:
+            return text
+        lowered = text.lower()
+        if len(lowered) != len(text):
+            lowered = "".join(char.lower()[:1] or char for char in text)
+        covered_until = -1
+        runs: list[tuple[int, int]] = []
+        for start in range(len(text) - LEAK_WINDOW + 1):
+            if lowered[start : start + LEAK_WINDOW] not in known:
+                continue
+            end = start + LEAK_WINDOW
+            if runs and start <= covered_until:
+                runs[-1] = (runs[-1][0], end)
+            else:
+                runs.append((start, end))
+            covered_until = end
+        if not runs:
+            return text
+        pieces: list[str] = []
+        cursor = 0
+        for start, end in runs:
+            pieces.append(text[cursor:start])
+            pieces.append(_MASK)
+            cursor = end
+        pieces.append(text[cursor:])
+        return "".join(pieces)
+
+    def evidence(self, text: str, limit: int = 200) -> str:
+        """``safe_evidence`` of ``text``, then masked."""
+        return self.mask(safe_evidence(text, limit))
+
+
+#: A guard that knows no secrets (for output with no input to learn from).
+NO_INPUT = SecretGuard(())

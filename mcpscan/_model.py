@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from ._evidence import scrub_secrets
 from ._frozen import freeze, freeze_optional, thaw
 
 __all__ = [
@@ -62,9 +63,13 @@ class ScanError(ValueError):
     """Malformed input. The message names the offending field."""
 
     def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}")
+        # Messages quote input (a property name in a path, a bad value):
+        # a secret in it is redacted like evidence. Paths are already
+        # escaped where they are built (``shown_path``), so only redaction
+        # happens here.
+        self.field = scrub_secrets(field)
+        self.problem = scrub_secrets(problem)
+        super().__init__(f"{self.field}: {self.problem}")
 
 
 class Tier(str, enum.Enum):
@@ -135,6 +140,22 @@ def _check_confidence(_instance: object, attribute: attrs.Attribute[float], valu
         raise ValueError(f"{attribute.name} must be within [0, 1], got {value!r}")
 
 
+def _check_span(
+    _instance: object,
+    attribute: attrs.Attribute[tuple[int, int] | None],
+    value: tuple[int, int] | None,
+) -> None:
+    if value is None:
+        return
+    if (
+        not isinstance(value, tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not 0 <= value[0] <= value[1]
+    ):
+        raise ValueError(f"{attribute.name} must be None or (start, end) with 0 <= start <= end")
+
+
 def _nonempty_str(_instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     if not isinstance(value, str) or not value:
         raise TypeError(f"{attribute.name} must be a non-empty string")
@@ -145,8 +166,11 @@ class Signal:
     """One detection by one check.
 
     ``location`` is a JSON path into the tool (``description``,
-    ``inputSchema.properties.path.description``). ``evidence`` is made
-    render-safe and redacted by the orchestrator before it reaches a report.
+    ``inputSchema.properties.path.description``). ``evidence`` quotes the
+    original text (built-in checks use ``LocatedString.quote``, never the
+    normalized form) and is made render-safe and redacted by the
+    orchestrator before it reaches a report. ``span`` places the quoted
+    match in the raw string at ``location``.
     ``escalate`` asks for CRITICAL severity regardless of confidence.
     """
 
@@ -158,6 +182,9 @@ class Signal:
     evidence: str = attrs.field(validator=attrs.validators.instance_of(str))
     location: str = attrs.field(validator=attrs.validators.instance_of(str))
     escalate: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    #: ``(start, end)`` of the quoted text in the raw string at ``location``
+    #: (character offsets, end exclusive); ``None`` when not placed.
+    span: tuple[int, int] | None = attrs.field(default=None, validator=_check_span)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -169,6 +196,7 @@ class Signal:
             "evidence": self.evidence,
             "location": self.location,
             "escalate": self.escalate,
+            "span": None if self.span is None else list(self.span),
         }
 
     def sort_key(self) -> tuple[str, str, str, str, float, str]:

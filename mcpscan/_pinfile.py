@@ -22,7 +22,7 @@ import filelock
 
 from ._model import ScanError
 
-__all__ = ["PinStoreError", "locked", "read_json", "write_atomically"]
+__all__ = ["PinStoreError", "locked", "read_json", "write_atomically", "write_target"]
 
 
 class PinStoreError(ScanError):
@@ -73,10 +73,27 @@ def locked(path: Path, timeout: float) -> Iterator[None]:
         raise PinStoreError(
             "file", f"{path}: still locked by another writer after {timeout}s"
         ) from None
+    except OSError as error:
+        # A read-only directory, a lock file someone else owns, or a lock
+        # path that is a symlink loop: the store cannot be written safely.
+        raise PinStoreError(
+            "file", f"{path}.lock: cannot take the lock: {error.strerror or error}"
+        ) from None
     try:
         yield
     finally:
         lock.release()
+
+
+def write_target(path: Path) -> Path:
+    """The file a save really replaces: ``path`` with its symlinks followed.
+
+    Replacing a symlinked pin file by a regular file would split the store:
+    the link's target (which other readers may use) would keep stale pins.
+    Writing through to the target keeps one store. A symlink loop is left
+    as it is; reading it fails with a ``PinStoreError`` naming the path.
+    """
+    return Path(os.path.realpath(path))
 
 
 def _remove_stale_temporaries(path: Path) -> None:

@@ -20,6 +20,7 @@ caps, and a thread hand-off would double the cost of a typical scan.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import threading
@@ -32,7 +33,7 @@ import attrs
 from ._aggregate import aggregate
 from ._check import Context
 from ._config import Config
-from ._evidence import safe_evidence
+from ._evidence import SecretGuard
 from ._model import (
     CappedEntry,
     CheckRun,
@@ -109,17 +110,26 @@ def select_checks(
     return selected, problems
 
 
-def _message(error: BaseException) -> str:
-    return safe_evidence(str(error), _MAX_MESSAGE_CHARS)
+def _message(error: BaseException, guard: SecretGuard) -> str:
+    return guard.evidence(str(error), _MAX_MESSAGE_CHARS)
 
 
-def _safe_signal(signal: Signal, config: Config) -> Signal:
+def _safe_signal(signal: Signal, config: Config, guard: SecretGuard) -> Signal:
     return attrs.evolve(
         signal,
-        evidence=safe_evidence(signal.evidence, config.max_evidence_chars),
+        evidence=guard.evidence(signal.evidence, config.max_evidence_chars),
         # A property name can itself be a secret, and it is part of the path.
-        location=safe_evidence(signal.location, _MAX_MESSAGE_CHARS),
+        location=guard.evidence(signal.location, _MAX_MESSAGE_CHARS),
     )
+
+
+def _safe_cap(entry: CappedEntry, guard: SecretGuard) -> CappedEntry:
+    return attrs.evolve(entry, location=guard.evidence(entry.location, _MAX_MESSAGE_CHARS))
+
+
+def view_guard(view: ToolView) -> SecretGuard:
+    """The guard that keeps the secrets of ``view``'s input out of output."""
+    return SecretGuard(itertools.chain((s.raw for s in view.strings), view.keys))
 
 
 @attrs.frozen
@@ -130,7 +140,9 @@ class _Outcome:
     capped: tuple[CappedEntry, ...]
 
 
-def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) -> _Outcome:
+def _collect(
+    loaded: LoadedCheck, tool: Tool, context: Context, strict: bool, guard: SecretGuard
+) -> _Outcome:
     config = context.config
     signals: list[Signal] = []
     degraded: DegradedEntry | None = None
@@ -155,7 +167,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
                     else f"a Signal of {item.check_id!r}"
                 )
                 raise _NotASignal(f"yielded {what}, expected a Signal with check_id {loaded.id!r}")
-            signals.append(_safe_signal(item, config))
+            signals.append(_safe_signal(item, config, guard))
     except TimeoutError:
         if strict:
             raise
@@ -178,7 +190,7 @@ def _collect(loaded: LoadedCheck, tool: Tool, context: Context, strict: bool) ->
         # raises SystemExit or KeyboardInterrupt itself is misbehaving like
         # any other: a real Ctrl-C arrives in the calling thread instead.
         degraded = DegradedEntry(
-            check_id=loaded.id, error_type=type(error).__name__, message=_message(error)
+            check_id=loaded.id, error_type=type(error).__name__, message=_message(error, guard)
         )
     elapsed = time.perf_counter() - started
     slow = elapsed >= config.slow_check_seconds
@@ -204,9 +216,15 @@ class _Job:
     """One scan's checks, run in order by a worker; progress read by the caller."""
 
     def __init__(
-        self, checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+        self,
+        checks: Sequence[LoadedCheck],
+        tool: Tool,
+        base: Context,
+        strict: bool,
+        guard: SecretGuard,
     ) -> None:
         self.checks = checks
+        self.guard = guard
         self.tool = tool
         self.base = base
         self.strict = strict
@@ -223,7 +241,9 @@ class _Job:
                 if self.abandoned:
                     return
                 self.started = time.monotonic()
-                outcome = _collect(loaded, self.tool, self.base.for_check(loaded.id), self.strict)
+                outcome = _collect(
+                    loaded, self.tool, self.base.for_check(loaded.id), self.strict, self.guard
+                )
                 if not self.abandoned:
                     self.outcomes.append(outcome)
         except BaseException as error:  # strict mode: the caller re-raises it
@@ -300,7 +320,7 @@ def _built_in(loaded: LoadedCheck) -> bool:
 
 
 def _run_each(
-    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool, guard: SecretGuard
 ) -> list[_Outcome]:
     """Every check's outcome, in order: built-ins here, the others on a
     worker, each within the time limit."""
@@ -310,24 +330,24 @@ def _run_each(
         end = start
         if _built_in(checks[start]):
             loaded = checks[start]
-            outcomes.append(_collect(loaded, tool, base.for_check(loaded.id), strict))
+            outcomes.append(_collect(loaded, tool, base.for_check(loaded.id), strict, guard))
             start += 1
             continue
         while end < len(checks) and not _built_in(checks[end]):
             end += 1
-        outcomes.extend(_run_on_workers(checks[start:end], tool, base, strict))
+        outcomes.extend(_run_on_workers(checks[start:end], tool, base, strict, guard))
         start = end
     return outcomes
 
 
 def _run_on_workers(
-    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool
+    checks: Sequence[LoadedCheck], tool: Tool, base: Context, strict: bool, guard: SecretGuard
 ) -> list[_Outcome]:
     """The outcomes of ``checks``, run on a worker, each within the time limit."""
     limit = base.config.check_timeout_seconds
     outcomes: list[_Outcome] = []
     while len(outcomes) < len(checks):
-        job = _Job(checks[len(outcomes) :], tool, base, strict)
+        job = _Job(checks[len(outcomes) :], tool, base, strict, guard)
         worker = _take_worker()
         worker.jobs.put(job)
         if _wait(job, limit):
@@ -365,11 +385,12 @@ def run_checks(
     runs: list[CheckRun] = []
     signals: list[Signal] = []
     degraded: list[DegradedEntry] = list(problems)
-    capped: list[CappedEntry] = list(view.capped)
-    for outcome in _run_each(checks, view.tool, base, strict):
+    guard = view_guard(view)
+    capped: list[CappedEntry] = [_safe_cap(entry, guard) for entry in view.capped]
+    for outcome in _run_each(checks, view.tool, base, strict, guard):
         runs.append(outcome.run)
         signals.extend(outcome.signals)
-        capped.extend(outcome.capped)
+        capped.extend(_safe_cap(entry, guard) for entry in outcome.capped)
         if outcome.degraded is not None:
             degraded.append(outcome.degraded)
     ordered = sorted_signals(signals)

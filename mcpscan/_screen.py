@@ -37,7 +37,7 @@ from ._config import Config
 from ._evidence import redact
 from ._frozen import is_array
 from ._model import Coverage, Finding, ScanError, Severity, Signal, Tier, Tool
-from ._scan import coerce_config, run_checks, select_checks
+from ._scan import coerce_config, run_checks, select_checks, view_guard
 from ._snapshot import Snapshot
 from ._walk import LocatedString, view_fields
 from .checks._shell_patterns import SECRET_PATH, find_shell_threats
@@ -608,7 +608,9 @@ def screen_call(
     signals = list(report.signals)
     denial = _policy_denies(policy, called) if policy is not None else None
     if denial is not None:
-        signals.insert(0, _signal(_POLICY_DENY, "name", denial))
+        # The policy's reason may quote the call: it is guarded like evidence.
+        shown = view_guard(view).evidence(denial, cfg.max_evidence_chars)
+        signals.insert(0, _signal(_POLICY_DENY, "name", shown))
     risk = _risk(signals)
     decision = Decision.BLOCK if denial is not None else _decide(risk, block_critical)
     return CallDecision(

@@ -89,6 +89,14 @@ KINDS = (
     "pypi_token",
     "sendgrid_api_key",
     "twilio_key",
+    "mailgun_api_key",
+    "shopify_token",
+    "discord_bot_token",
+    "telegram_bot_token",
+    "digitalocean_token",
+    "databricks_token",
+    "postman_api_key",
+    "grafana_token",
     "jwt",
     "private_key",
     "connection_string",
@@ -572,6 +580,87 @@ def _judge_twilio(match: re.Match[str], text: str) -> _Judged:
     return _judged(match, EXAMPLE_CAP, "prefix", "Twilio-style account SID")
 
 
+# Provider tokens whose prefix and alphabet are their whole structure: one
+# table, one judge. Each pattern is a fixed prefix and bounded runs, so it
+# is linear; lookarounds keep a token from matching inside a longer word.
+class _PrefixToken(NamedTuple):
+    kind: str
+    label: str
+    triggers: tuple[str, ...]
+    pattern: re.Pattern[str]
+
+
+_PREFIX_TOKENS = (
+    _PrefixToken(
+        "mailgun_api_key",
+        "Mailgun API key (key-)",
+        ("key-",),
+        re.compile(r"(?<![A-Za-z0-9_\-])key-[0-9a-f]{32}(?![A-Za-z0-9_\-])"),
+    ),
+    _PrefixToken(
+        "shopify_token",
+        "Shopify access token",
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        re.compile(r"(?<![A-Za-z0-9_])shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}(?![A-Za-z0-9_])"),
+    ),
+    _PrefixToken(
+        "telegram_bot_token",
+        "Telegram bot token (id:AA...)",
+        (":AA",),
+        re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])"),
+    ),
+    _PrefixToken(
+        "digitalocean_token",
+        "DigitalOcean token (do*_v1_)",
+        ("dop_v1_", "doo_v1_", "dor_v1_"),
+        re.compile(r"(?<![A-Za-z0-9_])do[por]_v1_[0-9a-f]{64}(?![A-Za-z0-9_])"),
+    ),
+    _PrefixToken(
+        "databricks_token",
+        "Databricks personal access token (dapi)",
+        ("dapi",),
+        re.compile(r"(?<![A-Za-z0-9_])dapi[0-9a-f]{32}(?:-[0-9])?(?![A-Za-z0-9_])"),
+    ),
+    _PrefixToken(
+        "postman_api_key",
+        "Postman API key (PMAK-)",
+        ("PMAK-",),
+        re.compile(r"(?<![A-Za-z0-9_])PMAK-[0-9a-f]{24}-[0-9a-f]{34}(?![A-Za-z0-9_])"),
+    ),
+    _PrefixToken(
+        "grafana_token",
+        "Grafana service account token (glsa_)",
+        ("glsa_",),
+        re.compile(r"(?<![A-Za-z0-9_])glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}(?![A-Za-z0-9_])"),
+    ),
+)
+
+
+def _prefix_judge(label: str) -> _Judge:
+    def judge(match: re.Match[str], _text: str) -> _Judged:
+        return _judged(match, PREFIX, "prefix", label)
+
+    return judge
+
+
+# A Discord bot token is the bot's numeric id in base64, a timestamp and an
+# HMAC: "MTA...", "NzE...", "OD..." (the base64 of a leading digit). The id
+# part must decode to digits, so an ordinary dotted identifier never
+# matches.
+_DISCORD = re.compile(
+    r"(?<![A-Za-z0-9_\-.])(?P<id>[MNO][A-Za-z0-9_\-]{23,27})\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}"
+    r"(?![A-Za-z0-9_\-])"
+)
+_DISCORD_TRIGGERS = ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+
+
+def _judge_discord(match: re.Match[str], _text: str) -> _Judged | None:
+    raw = _b64decode(match.group("id"))
+    if raw is None or not raw.isdigit():
+        return None
+    return _judged(match, STRUCTURE, "structure", "Discord bot token (id.timestamp.hmac)")
+
+
 _JWT = re.compile(
     r"(?<![A-Za-z0-9_\-])(ey[JA][A-Za-z0-9_\-]{10,2000})\.([A-Za-z0-9_\-]{10,8000})"
     r"\.([A-Za-z0-9_\-]{0,2000})(?![A-Za-z0-9_\-])"
@@ -772,6 +861,9 @@ _ASSIGNMENT = re.compile(
     r"(?<![a-z0-9])(?P<word>password|passwd|pwd|passphrase|secret|client[_\-]?secret"
     r"|api[_\-]?key|apikey|access[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token"
     r"|refresh[_\-]?token|bearer|token)[\"']?\s{0,3}(?P<sep>[:=]|=>|\bis\b|\s)\s{0,3}[\"'`]?"
+    # The value is not itself the next credential word: in "api_key:
+    # password = ..." the match must start again at "password".
+    r"(?!(?:password|passwd|passphrase|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
@@ -889,6 +981,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("pypi_token", ("pypi-Ag",), _PYPI, _judge_pypi),
     _Rule("sendgrid_api_key", ("SG.",), _SENDGRID, _judge_sendgrid),
     _Rule("twilio_key", ("SK", "AC"), _TWILIO, _judge_twilio),
+    *(
+        _Rule(token.kind, token.triggers, token.pattern, _prefix_judge(token.label))
+        for token in _PREFIX_TOKENS
+    ),
+    _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord),
     _Rule("jwt", ("eyJ", "eyA"), _JWT, _judge_jwt),
     _Rule("private_key", ("PRIVATE KEY",), _PEM, _judge_pem),
     _Rule("connection_string", ("://",), _URL_CREDENTIAL, _judge_url_credential),

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ._evidence import shown_value
 from ._frozen import freeze
 from ._model import ScanError, Tool
 
@@ -70,7 +71,9 @@ class Snapshot:
         built: dict[str, tuple[Tool, ...]] = {}
         for server in sorted(servers, key=str):
             if not isinstance(server, str) or not server:
-                raise ScanError("snapshot", f"server ids must be non-empty strings, got {server!r}")
+                raise ScanError(
+                    "snapshot", f"server ids must be non-empty strings, got {shown_value(server)}"
+                )
             tools = servers[server]
             if isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, Iterable):
                 raise ScanError(f"snapshot[{server!r}]", "expected a list of tools")

@@ -8,20 +8,22 @@ order) and stops at the limits of ``Config``, recording every cut.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
 from ._config import Config
+from ._evidence import widen_outside_secrets
 from ._frozen import FrozenList
 from ._model import CappedEntry, ScanError, Tool
-from ._normalize import normalize_bounded
+from ._normalize import normalize, normalize_bounded
 
-__all__ = ["LocatedString", "ToolView", "view_tool"]
+__all__ = ["LocatedString", "Quote", "ToolView", "view_tool"]
 
 #: The normalized form of a string is at most this many times its raw length
 #: (plus ``_NORMALIZED_SLACK``): NFKC turns U+FDFA into 18 characters, and a
@@ -32,6 +34,124 @@ _NORMALIZED_SLACK = 256
 
 # Keys written as `.key` in a JSON path; any other key is written `["key"]`.
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_$-]+")
+
+
+#: Characters of a quote: the match with context on both sides.
+QUOTE_CHARS = 120
+#: Context kept before a match when the quote has room to spare.
+_QUOTE_BEFORE = 30
+_RAW_TOKEN = re.compile(r"\S+")
+
+
+class Quote(NamedTuple):
+    """What a check shows of a match: the raw text around it and its span.
+
+    ``text`` is cut from ``LocatedString.raw`` (the orchestrator makes it
+    render-safe and redacted); ``span`` is ``(start, end)`` of the match in
+    ``raw``, or ``None`` when the match could not be placed.
+    """
+
+    text: str
+    span: tuple[int, int] | None
+
+
+class _Token(NamedTuple):
+    """One normalized word and the raw word it came from."""
+
+    start: int  # offset of the normalized word in the normalized text
+    word: str
+    raw_start: int
+    raw_end: int
+
+
+def _align(raw: str, normalized: str) -> list[_Token] | None:
+    """Pair each word of ``normalized`` with the raw word it came from.
+
+    Normalization works within whitespace-separated words (invisible
+    characters, NFKC, case folding, look-alikes, contractions, stemming)
+    and then joins the words with single spaces; normalizing raw word by
+    raw word therefore gives the same words in the same order. Where it
+    does not (an input whose normalization crosses a space), ``None``.
+    """
+    tokens: list[_Token] = []
+    offset = 0
+    for match in _RAW_TOKEN.finditer(raw):
+        for word in normalize(match.group()).split():
+            tokens.append(_Token(offset, word, match.start(), match.end()))
+            offset += len(word) + 1
+    if " ".join(token.word for token in tokens) != normalized:
+        return None
+    return tokens
+
+
+def _same_head(raw: str, token: _Token, size: int) -> bool:
+    return raw[token.raw_start : token.raw_start + size].lower() == token.word[:size]
+
+
+def _same_tail(raw: str, token: _Token, size: int) -> bool:
+    if size == 0:
+        return True
+    return raw[token.raw_end - size : token.raw_end].lower() == token.word[-size:]
+
+
+def _raw_offset(raw: str, token: _Token, inside: int, *, is_end: bool) -> int:
+    """The raw offset of ``inside`` characters into a normalized word.
+
+    The word's edges map to the raw word's edges; inside it, the offset is
+    exact when the raw word reads the same up to there (ASCII, only case
+    changed) or from there to its end (a stemmed middle, as in
+    "example-attacker.net,"); otherwise the whole raw word is taken.
+    """
+    if inside <= 0:
+        return token.raw_start
+    if inside >= len(token.word):
+        return token.raw_end
+    if _same_head(raw, token, inside):
+        return token.raw_start + inside
+    tail = len(token.word) - inside
+    if _same_tail(raw, token, tail):
+        return token.raw_end - tail
+    return token.raw_end if is_end else token.raw_start
+
+
+def _token_at(tokens: Sequence[_Token], offset: int) -> int:
+    """Index of the word that holds normalized ``offset`` (or the next one)."""
+    starts = [token.start for token in tokens]
+    index = bisect.bisect_right(starts, offset) - 1
+    if index >= 0 and offset >= tokens[index].start + len(tokens[index].word):
+        index += 1  # the offset is the space after this word
+    return max(0, min(index, len(tokens) - 1))
+
+
+def raw_span(raw: str, normalized: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span in ``raw`` of ``normalized[start:end]``; ``None`` if unplaceable."""
+    tokens = _align(raw, normalized)
+    if not tokens or not 0 <= start < end <= len(normalized):
+        return None
+    first = tokens[_token_at(tokens, start)]
+    last = tokens[_token_at(tokens, end - 1)]
+    raw_start = _raw_offset(raw, first, start - first.start, is_end=False)
+    raw_end = _raw_offset(raw, last, end - last.start, is_end=True)
+    if raw_end <= raw_start:
+        return (first.raw_start, max(last.raw_end, first.raw_end))
+    return (raw_start, raw_end)
+
+
+def quote_raw(raw: str, start: int, end: int, width: int = QUOTE_CHARS) -> str:
+    """``raw[start:end]`` with context, at most ``width`` characters (plus
+    the ``...`` marks), never cutting a secret in half."""
+    if end - start >= width:
+        left, right = start, start + width
+    else:
+        spare = (width - (end - start)) // 2
+        left = max(0, start - min(spare, _QUOTE_BEFORE))
+        right = min(len(raw), end + spare)
+    # A window that kept only part of a secret would show that part in a
+    # shape redaction no longer recognises: widen to the whole secret.
+    left, right = widen_outside_secrets(raw, left, right)
+    prefix = "..." if left > 0 else ""
+    suffix = "..." if right < len(raw) else ""
+    return f"{prefix}{raw[left:right]}{suffix}"
 
 
 @attrs.frozen
@@ -56,6 +176,27 @@ class LocatedString:
     is_key: bool = False
     truncated: bool = False
 
+    def span_of(self, start: int, end: int) -> tuple[int, int] | None:
+        """The span in ``raw`` of ``normalized[start:end]`` (``None``: unplaceable)."""
+        if self.raw.isascii() and self.raw.lower() == self.normalized:
+            # Identity up to case: offsets carry over unchanged.
+            return (start, end) if 0 <= start < end <= len(self.raw) else None
+        return raw_span(self.raw, self.normalized, start, end)
+
+    def quote(self, start: int, end: int, width: int = QUOTE_CHARS) -> Quote:
+        """What a check shows of ``normalized[start:end]``: the original text
+        around it (never the normalized form, whose stemmed and lower-cased
+        words are not what the tool says) and its span in ``raw``."""
+        span = self.span_of(start, end)
+        if span is None:
+            # Unplaceable: the whole raw string, cut, rather than a wrong piece.
+            return Quote(quote_raw(self.raw, 0, min(len(self.raw), width), width), None)
+        return Quote(quote_raw(self.raw, *span, width), span)
+
+    def quote_raw(self, start: int, end: int, width: int = QUOTE_CHARS) -> Quote:
+        """Like ``quote`` for a match found in ``raw`` itself."""
+        return Quote(quote_raw(self.raw, start, end, width), (start, end))
+
 
 @attrs.frozen
 class ToolView:
@@ -68,6 +209,10 @@ class ToolView:
     #: JSON paths of object keys the JSON text gave more than once (sorted).
     #: Every value of such a key is walked, at that same path.
     duplicate_keys: tuple[str, ...] = ()
+    #: Every object key walked (property names included): keys that are not
+    #: scanned as text still reach output in JSON paths, so redaction must
+    #: know the secrets they hold.
+    keys: tuple[str, ...] = ()
 
     def in_field(self, *fields: str) -> Iterator[LocatedString]:
         """The strings of the given top-level fields, in walk order."""
@@ -125,6 +270,7 @@ class _Walker:
         # is walked again at its second place, bounded by ``max_nodes``.
         self.on_path: set[int] = set()
         self.duplicate_keys: set[str] = set()
+        self.keys: list[str] = []
         self._string_cap_recorded = False
         self._total_cap_recorded = False
 
@@ -215,6 +361,7 @@ class _Walker:
             items = sorted(value.items(), key=lambda item: str(item[0]))
             for raw_key, child in items:
                 name = raw_key if isinstance(raw_key, str) else str(raw_key)
+                self.keys.append(name)
                 child_path = _child_path(path, name)
                 if path.endswith(".properties") or path.endswith("patternProperties"):
                     # A property name is text the model reads too: an attacker
@@ -261,6 +408,7 @@ def view_fields(
         capped=tuple(walker.capped),
         fingerprint=walker.fingerprint(),
         duplicate_keys=tuple(sorted(walker.duplicate_keys)),
+        keys=tuple(walker.keys),
     )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from ._evidence import shown_value
 from ._model import Report, ScanError, Tier, Verdict
 
 __all__ = ["Baseline"]
@@ -73,7 +74,9 @@ class Baseline:
         if not isinstance(value, Mapping) or value.get("format") != _FORMAT:
             raise ScanError("baseline", f"not an {_FORMAT} file")
         if value.get("version") != _VERSION:
-            raise ScanError("baseline.version", f"unsupported version {value.get('version')!r}")
+            raise ScanError(
+                "baseline.version", f"unsupported version {shown_value(value.get('version'))}"
+            )
         suppressions = value.get("suppressions")
         if not isinstance(suppressions, list):
             raise ScanError("baseline.suppressions", "expected a list")

@@ -343,12 +343,18 @@ def _introduced(store: PinStore, server: str, tools: Sequence[Any], name: str) -
     return [signal.to_dict() for signal in store.rescan(current, server=server).introduced]
 
 
+def _shown(value: str | None) -> str:
+    return "(absent)" if value is None else f'"{value}"'
+
+
 def _render_pin_row(row: dict[str, Any], out: TextIO) -> None:
     extra = f" (was {row['previous_name']})" if row["previous_name"] else ""
     out.write(f"{row['server']}/{row['tool']}: {row['status'].upper()}{extra}\n")
     for change in row["changes"]:
         before, after = change.get("before"), change.get("after")
-        out.write(f"  changed {change['path']}: {before!r} -> {after!r}\n")
+        # The values are already render-safe (escaped once); repr() would
+        # escape their backslashes a second time ("\\n" for a newline).
+        out.write(f"  changed {change['path']}: {_shown(before)} -> {_shown(after)}\n")
     for signal in row["introduced"]:
         where = f"{signal['rule_id']} at {signal['location']}"
         out.write(f"  introduced [{signal['tier']}] {where}: {signal['evidence']}\n")

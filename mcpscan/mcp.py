@@ -33,7 +33,7 @@ import attrs
 import regex
 
 from ._config import Config
-from ._evidence import safe_evidence
+from ._evidence import safe_evidence, shown_value
 from ._model import Report, ScanError, Tool, Verdict
 from ._scan import coerce_snapshot, scan
 from ._snapshot import Snapshot
@@ -107,7 +107,7 @@ def _require_sdk() -> None:
 
 def _server_id(server: object) -> str:
     if not isinstance(server, str) or not server:
-        raise ScanError("server", f"expected a non-empty server id, got {server!r}")
+        raise ScanError("server", f"expected a non-empty server id, got {shown_value(server)}")
     return server
 
 

@@ -40,7 +40,7 @@ from ._canonical import FINGERPRINT_FIELDS, definition_fields, digest, plain_jso
 from ._config import Config
 from ._diff import ChangeKind, FieldChange, diff_definitions
 from ._model import Report, ScanError, Signal, Tool
-from ._pinfile import PinStoreError, locked, read_json, write_atomically
+from ._pinfile import PinStoreError, locked, read_json, write_atomically, write_target
 from ._scan import scan
 from ._snapshot import Snapshot
 
@@ -161,10 +161,13 @@ class Pin:
     first_seen: datetime
     last_seen: datetime
     decided_at: datetime
+    # The definitions are left out of repr(): they are whole tools, secrets
+    # included, and a repr lands in logs and tracebacks. The fingerprints
+    # identify them.
     fingerprint: str | None = None
-    definition: Mapping[str, Any] | None = None
+    definition: Mapping[str, Any] | None = attrs.field(default=None, repr=False)
     pending_fingerprint: str | None = None
-    pending_definition: Mapping[str, Any] | None = None
+    pending_definition: Mapping[str, Any] | None = attrs.field(default=None, repr=False)
     approved_by: str | None = None
     approved_at: datetime | None = None
 
@@ -257,8 +260,10 @@ class Rescan:
 
     ``introduced`` are signals of the current definition that the pinned
     one did not have; ``resolved`` the reverse. Signals are compared by
-    (check id, rule id, location, evidence), counted, so a second copy of
-    an existing directive is introduced too. ``before`` is ``None`` when
+    (check id, rule id, location, confidence, escalate), counted, so a
+    second copy of an existing directive is introduced too, while an edit
+    of the words around an existing one (which changes only its quoted
+    evidence) is not. ``before`` is ``None`` when
     there was no pinned definition, and then every signal is introduced.
     """
 
@@ -268,8 +273,13 @@ class Rescan:
     resolved: tuple[Signal, ...]
 
 
-def _signal_key(signal: Signal) -> tuple[str, str, str, str]:
-    return (signal.check_id, signal.rule_id, signal.location, signal.evidence)
+def _signal_key(signal: Signal) -> tuple[str, str, str, float, bool]:
+    # Like with like: the same rule of the same check at the same place with
+    # the same strength. Evidence is left out: it quotes the words around a
+    # match, so an innocent edit next to an old directive ("numbers" ->
+    # "integers") changes it without introducing anything. A stronger
+    # signal (higher confidence, escalated) still counts as introduced.
+    return (signal.check_id, signal.rule_id, signal.location, signal.confidence, signal.escalate)
 
 
 def _only_in(signals: Sequence[Signal], other: Sequence[Signal]) -> tuple[Signal, ...]:
@@ -641,7 +651,7 @@ class PinStore:
         self._lock = threading.RLock()
         self._pins: dict[tuple[str, str], Pin] = {}
         self._dirty: set[tuple[str, str]] = set()
-        for pin in pins:
+        for pin in _pin_records(pins):
             self._pins[pin.key] = pin
             self._dirty.add(pin.key)
 
@@ -828,9 +838,12 @@ class PinStore:
         atomically and becomes this store's content. A corrupt or newer file
         raises ``PinStoreError`` and is not overwritten.
         """
-        target = Path(path) if path is not None else self._path
-        if target is None:
+        given = Path(path) if path is not None else self._path
+        if given is None:
             raise PinStoreError("file", "this store has no file: pass save(path)")
+        # A symlinked pin file is written through to its target, under the
+        # target's lock, so the link and the target stay one store.
+        target = write_target(given)
         with self._lock, locked(target, self._lock_timeout):
             merged = _merge(_read_pins(target), self._pins, self._dirty)
             try:
@@ -841,7 +854,26 @@ class PinStore:
                 ) from None
             self._pins = merged
             self._dirty.clear()
-            self._path = target
+            self._path = given
+
+
+def _pin_records(pins: object) -> list[Pin]:
+    """The ``pins`` argument of ``PinStore``, checked: ``Pin`` records only.
+
+    A path given here (``PinStore("pins.json")``) would otherwise be read as
+    a sequence of characters and fail far from the mistake.
+    """
+    if isinstance(pins, (str, bytes, PathLike)):
+        raise ScanError(
+            "pins", "expected Pin records, got a path; open a pin file with PinStore.load(path)"
+        )
+    if not isinstance(pins, Iterable):
+        raise ScanError("pins", f"expected an iterable of Pin records, got {type(pins).__name__}")
+    records = list(pins)
+    for index, pin in enumerate(records):
+        if not isinstance(pin, Pin):
+            raise ScanError(f"pins[{index}]", f"expected a Pin, got {type(pin).__name__}")
+    return records
 
 
 def _read_pins(path: Path) -> dict[tuple[str, str], Pin]:

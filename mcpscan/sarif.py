@@ -85,6 +85,8 @@ def _result(
             "confidence": signal.confidence,
             "tier": signal.tier.value,
             "threat": signal.threat,
+            # Where the quoted text sits in the string at the logical location.
+            "span": None if signal.span is None else list(signal.span),
         },
     }
     if finding is not None and finding.suppressed is not None:

@@ -172,6 +172,18 @@ def test_pin_reports_new_unchanged_changed_renamed(tmp_path: Path) -> None:
     assert "CHANGED" in text.getvalue() and "changed description" in text.getvalue()
 
 
+def test_pin_text_shows_a_newline_escaped_once(tmp_path: Path) -> None:
+    store = str(tmp_path / "pins.json")
+    first = {"name": "note", "description": "Line one.\nLine two."}
+    main(["pin", _write(tmp_path, "a.json", [first]), "--store", store], out=io.StringIO())
+    second = {"name": "note", "description": "Line one.\nLine three."}
+    text = io.StringIO()
+    main(["pin", _write(tmp_path, "a.json", [second]), "--store", store], out=text)
+    shown = text.getvalue()
+    assert 'changed description: "Line one.\\nLine two." -> "Line one.\\nLine three."' in shown
+    assert "\\\\n" not in shown
+
+
 def test_pin_require_approval_flags_new(tmp_path: Path) -> None:
     store = str(tmp_path / "pins.json")
     code = main(

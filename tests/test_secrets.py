@@ -87,6 +87,20 @@ SAMPLES = [
     ("pypi_token", "pypi-AgEIcHlwaS5vcmc" + rand(80), 0.9),
     ("sendgrid_api_key", f"SG.{rand(22)}.{rand(43)}", 0.9),
     ("twilio_key", "SK" + rand(32, HEX), 0.6),
+    ("mailgun_api_key", "key-" + rand(32, HEX), 0.6),
+    ("shopify_token", "shpat_" + rand(32, HEX), 0.6),
+    ("shopify_token", "shpss_" + rand(32, HEX), 0.6),
+    (
+        "discord_bot_token",
+        base64.b64encode(b"1098765432109876543").decode().rstrip("=")
+        + f".{rand(6)}.{rand(38, A62 + '-_')}",
+        0.9,
+    ),
+    ("telegram_bot_token", f"7{rand(9, string.digits)}:AA{rand(33)}", 0.6),
+    ("digitalocean_token", "dop_v1_" + rand(64, HEX), 0.6),
+    ("databricks_token", "dapi" + rand(32, HEX), 0.6),
+    ("postman_api_key", f"PMAK-{rand(24, HEX)}-{rand(34, HEX)}", 0.6),
+    ("grafana_token", f"glsa_{rand(32)}_{rand(8, HEX)}", 0.6),
     ("jwt", jwt(), 0.9),
 ]
 
@@ -255,6 +269,12 @@ def test_documentation_placeholders_are_flagged(text: str) -> None:
         "host key fingerprint SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
         'integrity="sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC"',
         "short",
+        # Near misses of the prefix formats: a dotted name that does not
+        # decode to an id, a hex run of the wrong length, a word "key-".
+        "MyModule.method.InvocationHandlerRegistry",
+        "a key-value store keyed by key-name",
+        "shpat_ is the Shopify admin token prefix",
+        "rate 1234567890:AB limit",
     ],
 )
 def test_non_secrets_are_not_matched(text: str) -> None:

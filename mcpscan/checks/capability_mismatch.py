@@ -536,6 +536,8 @@ class _Observation(NamedTuple):
     weight: float
     evidence: str
     threat: str
+    #: Where a quoted piece of text sits in the raw string at ``location``.
+    span: tuple[int, int] | None = None
 
 
 # ---------------------------------------------------------------- profile
@@ -1096,13 +1098,18 @@ def _collection_mentions(texts: _Texts, profile: _Profile) -> Iterator[_Observat
         if match is None or _names_host(profile, lowered):
             continue
         mentioned = _mentioned(lowered, match.start())
+        # The host as the tool wrote it: lower-casing kept the offsets
+        # unless a character changed length (then the span is not placed).
+        span = match.span() if len(lowered) == len(raw) else None
+        host = raw[span[0] : span[1]] if span else match.group()
         yield _Observation(
             rule="capability.collection_host",
             location=location,
             weight=MEDIUM if mentioned else STRONG,
-            evidence=f"names a request-collection host: {match.group()}"
+            evidence=f"names a request-collection host: {host}"
             + (" (mentioned, not used)" if mentioned else ""),
             threat="data-exfiltration",
+            span=span,
         )
 
 
@@ -1151,6 +1158,7 @@ def _signals(
             confidence=round(confidence, 4),
             evidence=f"{evidence} [capability: {_describe(profile)}]",
             location=observation.location,
+            span=observation.span,
         )
 
 

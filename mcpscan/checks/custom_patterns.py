@@ -145,15 +145,20 @@ class CustomPatternsCheck:
                 continue
             if match is None:
                 continue
+            # The evidence is the matched text as the tool wrote it: for a
+            # rule on the normalized form, the raw text the match came from.
+            span = located.span_of(*match.span()) if rule.normalized else match.span()
+            shown = match.group() if span is None else located.raw[span[0] : span[1]]
             yield Signal(
                 check_id=self.id,
                 rule_id=f"custom.{rule.name}",
                 tier=rule.tier,
                 threat=rule.threat,
                 confidence=rule.confidence,
-                evidence=f"{rule.description}: {match.group()}",
+                evidence=f"{rule.description}: {shown}",
                 location=located.location,
                 escalate=rule.escalate,
+                span=span,
             )
 
 

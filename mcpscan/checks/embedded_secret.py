@@ -175,6 +175,7 @@ class EmbeddedSecretCheck:
             evidence=f"credential-shaped {located.key} of a credential parameter: "
             f"{redact(value, kind)}",
             location=redact_secrets(located.location),
+            span=(located.raw.index(value), located.raw.index(value) + len(value)),
         )
 
     def _signal(
@@ -203,6 +204,7 @@ class EmbeddedSecretCheck:
             confidence=round(confidence, 4),
             evidence=evidence,
             location=redact_secrets(located.location),
+            span=(match.start, match.end),
         )
 
 

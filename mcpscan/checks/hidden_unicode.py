@@ -827,6 +827,7 @@ class HiddenUnicodeCheck:
                 f'tag characters decode to "{result.tag_message}" '
                 f"({len(tags)} tag characters, {_code_range(tags)})",
                 escalate=True,
+                span=_span_of(tags),
             )
         if result.variation_message:
             selectors = [h for h in result.hits if h.group == VARIATION]
@@ -836,6 +837,7 @@ class HiddenUnicodeCheck:
                 f'variation selectors decode to "{result.variation_message}" '
                 f"({len(selectors)} selectors, {_code_range(selectors)})",
                 escalate=True,
+                span=_span_of(selectors),
             )
         by_rule: dict[str, list[_Hit]] = {}
         for hit in result.hits:
@@ -853,6 +855,7 @@ class HiddenUnicodeCheck:
                 location,
                 f"{decoded}{_summary(hits)}; near: {_context(text, hits[0].index)}",
                 escalate=escalate or bool(decoded),
+                span=_span_of(hits),
             )
         if result.icon_glyphs:
             yield Signal(
@@ -863,6 +866,7 @@ class HiddenUnicodeCheck:
                 confidence=_ICON_CONFIDENCE,
                 evidence=f"possible icon-font glyphs: {_summary(result.icon_glyphs)}",
                 location=location,
+                span=_span_of(result.icon_glyphs),
             )
         if result.mixed_words:
             yield Signal(
@@ -873,9 +877,18 @@ class HiddenUnicodeCheck:
                 confidence=_MIXED_CONFIDENCE,
                 evidence="; ".join(_describe_mixed(w) for w in result.mixed_words[:3]),
                 location=location,
+                span=_word_span(text, result.mixed_words[0]),
             )
 
-    def _signal(self, rule: str, location: str, evidence: str, *, escalate: bool) -> Signal:
+    def _signal(
+        self,
+        rule: str,
+        location: str,
+        evidence: str,
+        *,
+        escalate: bool,
+        span: tuple[int, int] | None,
+    ) -> Signal:
         return Signal(
             check_id=self.id,
             rule_id=rule,
@@ -885,7 +898,21 @@ class HiddenUnicodeCheck:
             evidence=evidence,
             location=location,
             escalate=escalate,
+            span=span,
         )
+
+
+def _span_of(hits: Sequence[_Hit]) -> tuple[int, int] | None:
+    """From the first flagged character to the last, in the raw string."""
+    if not hits:
+        return None
+    indexes = [hit.index for hit in hits]
+    return (min(indexes), max(indexes) + 1)
+
+
+def _word_span(text: str, word: str) -> tuple[int, int] | None:
+    start = text.find(word)
+    return None if start < 0 else (start, start + len(word))
 
 
 def _max_hidden_chars(context: Context) -> int:

@@ -87,8 +87,6 @@ _REGION = 4096
 _LOOKBEHIND_MARGIN = 32
 #: Characters each side of a match searched for a rule's exclusion.
 _EXCLUDE_CONTEXT = 80
-#: Evidence snippet length around a match.
-_SNIPPET = 120
 
 _THREATS = {
     CONCEALMENT: "concealment",
@@ -334,18 +332,6 @@ def _scan_form(located: LocatedString) -> str:
     return located.normalized
 
 
-def _snippet(text: str, start: int, end: int) -> str:
-    """The match with a little context, at most ``_SNIPPET`` characters."""
-    if end - start >= _SNIPPET:
-        return text[start : start + _SNIPPET] + "..."
-    spare = (_SNIPPET - (end - start)) // 2
-    left = max(0, start - min(spare, 30))
-    right = min(len(text), end + spare)
-    prefix = "..." if left > 0 else ""
-    suffix = "..." if right < len(text) else ""
-    return f"{prefix}{text[left:right]}{suffix}"
-
-
 _WindowKey = tuple[str, int, int, bool]
 
 
@@ -445,7 +431,13 @@ class ImperativeDirectiveCheck:
             context.record_cap("directive_attempts", located.location, budget.describe())
 
     def _signal(self, hit: _Hit, text: str, located: LocatedString) -> Signal:
-        evidence = f"{hit.rule.name}: {_snippet(text, hit.start, hit.end)}"
+        if text is located.normalized:
+            quote = located.quote(hit.start, hit.end)
+        else:
+            # An identifier split into words: the match is somewhere in the
+            # name, which is short; quote the whole name.
+            quote = located.quote_raw(0, len(located.raw))
+        evidence = f"{hit.rule.name}: {quote.text}"
         if hit.mention is not None:
             evidence += f" (mentioned, not used: {hit.mention}; discounted)"
         return Signal(
@@ -456,6 +448,7 @@ class ImperativeDirectiveCheck:
             confidence=hit.confidence,
             evidence=evidence,
             location=located.location,
+            span=quote.span,
         )
 
 

@@ -467,8 +467,14 @@ class ShadowingCheck:
 
     # -- the name itself -------------------------------------------------
 
-    def _signal(
-        self, rule: str, tier: Tier, confidence: float, evidence: str, location: str
+    def _signal(  # noqa: PLR0917
+        self,
+        rule: str,
+        tier: Tier,
+        confidence: float,
+        evidence: str,
+        location: str,
+        span: tuple[int, int] | None = None,
     ) -> Signal:
         return Signal(
             check_id=self.id,
@@ -478,6 +484,7 @@ class ShadowingCheck:
             confidence=confidence,
             evidence=evidence,
             location=location,
+            span=span,
         )
 
     def _name_findings(
@@ -704,6 +711,11 @@ class ShadowingCheck:
     ) -> Signal:
         servers = sorted({server for server, _name in mention.entries})
         name = mention.entries[0][1]
+        span: tuple[int, int] | None = None
+        if located.raw.isascii():
+            # Folding ASCII only lower-cases it: quote the text as written.
+            mention = attrs.evolve(mention, text=located.raw)
+            span = (mention.start, mention.stop)
         evidence = f"names tool {name!r} of server {_servers_text(servers)}: {mention.snippet()}"
         if all(_is_acknowledged(context, tool.server, s, n) for s, n in mention.entries):
             return self._signal(
@@ -712,13 +724,19 @@ class ShadowingCheck:
                 ACKNOWLEDGED_CONFIDENCE,
                 f"acknowledged reference: {evidence}",
                 located.location,
+                span,
             )
         if hard:
             return self._signal(
-                "cross_reference", Tier.HARD, CROSS_REFERENCE_CONFIDENCE, evidence, located.location
+                "cross_reference",
+                Tier.HARD,
+                CROSS_REFERENCE_CONFIDENCE,
+                evidence,
+                located.location,
+                span,
             )
         return self._signal(
-            "name_mention", Tier.SOFT, MENTION_CONFIDENCE, evidence, located.location
+            "name_mention", Tier.SOFT, MENTION_CONFIDENCE, evidence, located.location, span
         )
 
 

@@ -624,7 +624,7 @@ def test_signal_shape() -> None:
     assert signal.tier is Tier.SOFT
     assert signal.threat == "concealment"
     assert signal.location == "description"
-    assert "do not tell the user" in signal.evidence
+    assert "Do not tell the user" in signal.evidence  # the text as written
     assert not signal.escalate
 
 
