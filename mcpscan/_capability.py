@@ -228,3 +228,67 @@ def lead_verb(first: str) -> str | None:
         if word in WRITE_STEMS:
             return word
     return None
+
+
+# ---------------------------------------------------------------- categories
+#
+# A session's flow rules sort each tool as read, write, send, compute or
+# unknown. Sending is what exfiltration needs, so every doubt leans towards
+# it: a write verb on a messaging or network tool is a send.
+
+# Messaging verbs the side-effect list does not hold: "forward_email",
+# "reply_to_thread", "tweet", "broadcast_alert" all carry data out.
+_SEND_ONLY = identifier_forms(w("mail forward reply tweet broadcast dm webhook"))
+SEND_VERBS = SIDE_EFFECT_VERBS | _SEND_ONLY
+SEND_STEMS = SIDE_EFFECT_STEMS | normalized_forms(_SEND_ONLY)
+_REACHES_OUT = frozenset({"messaging", "network"})
+_PURE = frozenset({"compute", "text", "time"})
+# Enough of a description to hold its first sentence once normalized.
+_DESCRIPTION_HEAD = 2000
+
+
+def _first_verb(words: Iterable[str], read: frozenset[str], write: frozenset[str]) -> str | None:
+    """The first word that is a read, write or send verb, as its kind."""
+    for word in words:
+        if word in SEND_VERBS or word in SEND_STEMS:
+            return "send"
+        if word in read:
+            return "read"
+        if word in write:
+            return "write"
+    return None
+
+
+def category(tool: Tool) -> str:
+    """``read``, ``write``, ``send``, ``compute`` or ``unknown`` for ``tool``.
+
+    In order: the verb of the name (``read_password`` reads,
+    ``send_email`` sends, ``create_page`` writes, ``getUserPosts`` reads:
+    a write word after a read verb is a noun); then the annotations
+    (``destructiveHint`` writes, ``readOnlyHint`` reads); then the verb
+    that opens the description ("Posts a message to ..."); then the
+    capability the words declare (pure compute, text or time tools
+    compute, lookups read). A write on a messaging or network tool
+    (``openWorldHint`` counts) is a send. Anything else is unknown.
+    """
+    annotations = tool.annotations or {}
+    title = normalize(tool.title or "")
+    first = first_sentence(normalize((tool.description or "")[:_DESCRIPTION_HEAD]))
+    declared = declared_capabilities(tool, identity_words(tool, title, first))
+    kind = _first_verb(identifier_words(tool.name), READ_VERBS, WRITE_VERBS)
+    if kind is None:
+        if annotations.get("destructiveHint") is True:
+            kind = "write"
+        elif annotations.get("readOnlyHint") is True:
+            kind = "read"
+        else:
+            kind = _first_verb(WORD.findall(first)[:LEAD_WINDOW], READ_STEMS, WRITE_STEMS)
+    if kind == "write" and declared & _REACHES_OUT:
+        return "send"
+    if kind is not None:
+        return kind
+    if declared and declared <= _PURE:
+        return "compute"
+    if declared and declared <= NARROW:
+        return "read"
+    return "unknown"
