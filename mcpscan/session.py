@@ -65,6 +65,7 @@ __all__ = ["Category", "Rule", "Session", "SessionConfig"]
 STATE_FORMAT = "mcpscan-session"
 STATE_VERSION = 1
 _SHOWN_CHARS = 120
+_REASON_CHARS = 1000
 
 
 class Category(str, enum.Enum):
@@ -393,7 +394,10 @@ class Session:
             decision = self._decide(call, arguments, now)
             if decision.decision is not Decision.BLOCK:
                 self._record_call(call, now)
-            return decision
+        # Reasons quote names and arguments the model chose: a key in either
+        # must not reach an audit log (evidence is redacted already; the
+        # reason of an allow quotes the name as given).
+        return attrs.evolve(decision, reason=safe_evidence(decision.reason, _REASON_CHARS))
 
     def record_result(self, server: str, tool: str, result: object, *, turn: Turn = None) -> Report:
         """Scan a ``tools/call`` result with ``scan_output`` and remember it.
