@@ -7,12 +7,12 @@ import json
 from typing import Any
 
 import pytest
+from helpers import assert_doctests_pass
 
 import mcpscan.llm
 from mcpscan import Decision, ScanError
 from mcpscan.llm import Provider, StreamFilter, ToolCall, rewrite, tool_calls
 from mcpscan.session import Session
-from tests.helpers import assert_doctests_pass
 
 SERVERS = {
     "files": [{"name": "read_file", "description": "Read a file from the workspace."}],

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import threading
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_doctests_pass, run_docs_page
 
 import mcpscan.session
 from mcpscan import Decision, Policy, ScanError
 from mcpscan.pins import PinMode, PinStore
 from mcpscan.session import Category, Rule, Session, SessionConfig
-from tests.helpers import assert_doctests_pass
 
 
 class Clock:
@@ -55,6 +56,11 @@ def make(clock: Clock | None = None, **kwargs: Any) -> Session:
 
 def test_module_doctests() -> None:
     assert_doctests_pass(mcpscan.session)
+
+
+def test_gateway_page_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    run_docs_page("gateway.md")
 
 
 # --------------------------------------------------------------- categories
