@@ -641,6 +641,12 @@ class StreamFilter:
             return _decoded("".join(pending.parts))
         return _decoded(pending.initial) if pending.initial is not None else {}
 
+    def _start(self, key: Any, name: object, call_id: object) -> _Pending:
+        """Hold a call from its first event on."""
+        pending = _Pending(key=key, name=str(name or ""), call_id=_str_or_none(call_id))
+        self._pending[key] = pending
+        return pending
+
     def _finish_all(self, unseen: str) -> str:
         for pending in list(self._pending.values()):
             self._settle(pending, unseen)
@@ -685,13 +691,8 @@ class StreamFilter:
             and isinstance(block, Mapping)
             and block.get("type") == "tool_use"
         ):
-            started = _Pending(
-                key=("a", index),
-                name=str(block.get("name") or ""),
-                call_id=_str_or_none(block.get("id")),
-                initial=block.get("input") if block.get("input") else None,
-            )
-            self._pending[started.key] = started
+            started = self._start(("a", index), block.get("name"), block.get("id"))
+            started.initial = block.get("input") or None
             return self._hold(started, event)
         pending = self._pending.get(("a", index)) if index is not None else None
         if pending is None:
@@ -809,13 +810,9 @@ class StreamFilter:
             for other in [p for k, p in self._pending.items() if k[1] == number]:
                 out += self._complete(other)
             function = entry.get("function")
-            pending = _Pending(
-                key=key,
-                choice=number,
-                name=str(function.get("name") or "") if isinstance(function, Mapping) else "",
-                call_id=_str_or_none(entry.get("id")),
-            )
-            self._pending[key] = pending
+            name = function.get("name") if isinstance(function, Mapping) else None
+            pending = self._start(key, name, entry.get("id"))
+            pending.choice = number
         function = entry.get("function")
         if isinstance(function, Mapping) and isinstance(function.get("arguments"), str):
             pending.parts.append(function["arguments"])
@@ -889,13 +886,8 @@ class StreamFilter:
             and isinstance(item, Mapping)
             and item.get("type") == "function_call"
         ):
-            started = _Pending(
-                key=("r", index),
-                name=str(item.get("name") or ""),
-                call_id=_str_or_none(item.get("call_id")),
-                initial=item.get("arguments") or None,
-            )
-            self._pending[started.key] = started
+            started = self._start(("r", index), item.get("name"), item.get("call_id"))
+            started.initial = item.get("arguments") or None
             self._items[index] = started
             return self._hold(started, event)
         pending = self._pending.get(("r", index)) if index is not None else None

@@ -659,32 +659,48 @@ class Session:
             f" {now - read.at:.1f} s earlier"
         )
 
+    def _flow(
+        self,
+        call: _Call,
+        now: float,
+        rule: Rule,
+        window: float,
+        *,
+        same_turn: bool,
+        decision: Decision,
+        severity: Severity,
+    ) -> CallDecision | None:
+        read = self._recent_read(call, now, window, same_turn=same_turn)
+        if read is None:
+            return None
+        return _decided(rule, decision, severity, self._flow_reason(call, read, now))
+
     def _read_then_send(self, call: _Call, now: float) -> CallDecision | None:
         config = self._config
         if not config.read_then_send or call.category is not Category.SEND:
             return None
-        read = self._recent_read(call, now, config.read_then_send_window, same_turn=False)
-        if read is None:
-            return None
-        return _decided(
+        return self._flow(
+            call,
+            now,
             Rule.READ_THEN_SEND,
-            Decision.BLOCK,
-            Severity.CRITICAL,
-            self._flow_reason(call, read, now),
+            config.read_then_send_window,
+            same_turn=False,
+            decision=Decision.BLOCK,
+            severity=Severity.CRITICAL,
         )
 
     def _cross_server_flow(self, call: _Call, now: float) -> CallDecision | None:
         config = self._config
         if config.cross_server_flow is Decision.ALLOW or call.category not in _FLOW_SINKS:
             return None
-        read = self._recent_read(call, now, config.cross_server_window, same_turn=config.same_turn)
-        if read is None:
-            return None
-        return _decided(
+        return self._flow(
+            call,
+            now,
             Rule.CROSS_SERVER_FLOW,
-            config.cross_server_flow,
-            Severity.HIGH,
-            self._flow_reason(call, read, now),
+            config.cross_server_window,
+            same_turn=config.same_turn,
+            decision=config.cross_server_flow,
+            severity=Severity.HIGH,
         )
 
     def _burst(self, call: _Call, now: float) -> CallDecision | None:
