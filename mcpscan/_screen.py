@@ -60,7 +60,13 @@ class Decision(str, enum.Enum):
 
 @attrs.frozen
 class CallDecision:
-    """The decision on one proposed call, the findings behind it and why."""
+    """The decision on one proposed call, the findings behind it and why.
+
+    ``rule`` names the ``mcpscan.session.Session`` rule that decided
+    (``None`` from ``screen_call`` itself, and when nothing stood in the
+    way); ``severity`` is that rule's severity (by default the arguments'
+    ``risk``).
+    """
 
     decision: Decision
     risk: Severity | None
@@ -68,6 +74,10 @@ class CallDecision:
     findings: tuple[Finding, ...]
     signals: tuple[Signal, ...]
     coverage: Coverage
+    rule: str | None = None
+    severity: Severity | None = attrs.field(
+        default=attrs.Factory(lambda self: self.risk, takes_self=True)
+    )
 
     @property
     def complete(self) -> bool:
@@ -78,6 +88,8 @@ class CallDecision:
     def to_dict(self) -> dict[str, Any]:
         return {
             "decision": self.decision.value,
+            "rule": self.rule,
+            "severity": self.severity.value if self.severity else None,
             "risk": self.risk.value if self.risk else None,
             "reason": self.reason,
             "findings": [f.to_dict() for f in self.findings],

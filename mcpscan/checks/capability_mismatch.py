@@ -46,6 +46,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from .. import _capability as cap
 from .._check import Context
 from .._frozen import is_array
 from .._model import Signal, Tier, Tool
@@ -56,123 +57,25 @@ __all__ = ["CHECK", "CapabilityMismatchCheck"]
 
 # ---------------------------------------------------------------- vocabulary
 #
-# Word lists are written in plain English and normalized at import, so they
-# meet descriptions in the same (stemmed, case-folded) form. Identifiers
-# (tool and parameter names) are split into words and matched against the
-# raw lower-case forms, with a trailing "s" tolerated.
+# The capability vocabulary and the read/write verbs live in
+# ``mcpscan._capability`` (sessions sort tools with them too); the word
+# lists below are this check's own, built the same way.
 
-
-def _w(text: str) -> tuple[str, ...]:
-    """A word list written as one string."""
-    return tuple(text.split())
-
-
-_CAPABILITY_WORDS: Mapping[str, tuple[str, ...]] = {
-    "compute": _w(
-        "calculate calculator calculation compute computation math mathematics arithmetic add"
-        " addition sum subtract subtraction multiply multiplication divide division equation"
-        " formula average mean median percentage percent factorial prime fibonacci sqrt"
-        " logarithm integral derivative algebra geometry statistic number numbers digit bmi"
-        " mortgage loan interest random dice roll coin flip hash checksum unit units convert"
-        " conversion converter celsius fahrenheit kelvin"
-    ),
-    "text": _w(
-        "translate translation translator summarize paraphrase rewrite spell spellcheck grammar"
-        " proofread uppercase lowercase capitalize slugify slug reverse palindrome anagram rhyme"
-        " synonym antonym word words character characters text string sentence sentiment lorem"
-        " ipsum emoji joke pun poem haiku acronym abbreviation base64 encode decode"
-    ),
-    "time": _w(
-        "time date datetime timezone clock timestamp epoch duration countdown weekday day week"
-        " month year holiday age birthday now today utc gmt iso8601 sunrise sunset"
-    ),
-    "lookup": _w(
-        "weather forecast temperature humidity climate rain wind aqi search lookup define"
-        " definition dictionary thesaurus encyclopedia wikipedia news headline stock ticker"
-        " price quote exchange currency forex recipe movie film trivia fact horoscope zodiac"
-        " astrology country capital population geocode distance lyrics sport score pokemon"
-    ),
-    "file": _w(
-        "file files filename directory folder path filesystem fs disk document documents pdf"
-        " docx spreadsheet excel csv archive zip storage bucket s3 drive dropbox image images"
-        " upload download attachment"
-    ),
-    "network": _w(
-        "http https url urls fetch request download upload webhook api endpoint rest graphql"
-        " browse browser scrape scraper crawl crawler website webpage web internet online proxy"
-        " curl wget dns ip ping port socket ssh ftp sftp network domain remote server"
-    ),
-    "shell": _w(
-        "shell command commands terminal bash zsh exec execute script process cli powershell"
-        " cmd subprocess system"
-    ),
-    "database": _w(
-        "sql database db table tables postgres postgresql mysql sqlite mongo mongodb redis"
-        " schema record records row rows column cypher neo4j bigquery snowflake supabase"
-        " firestore dynamodb elasticsearch"
-    ),
-    "messaging": _w(
-        "send email mail gmail inbox message messages slack sms notify notification post tweet"
-        " twitter chat discord telegram whatsapp publish broadcast channel reply forward invite"
-        " calendar meeting event contact contacts"
-    ),
-    "auth": _w(
-        "auth authenticate authentication authorize authorization login logon signin credential"
-        " credentials password passwords passphrase token tokens secret secrets vault keychain"
-        " keyring oauth sso saml session account accounts identity user users 2fa mfa otp totp"
-        " apikey certificate cert encrypt decrypt encryption jwt permission role iam access"
-        " bitwarden 1password lastpass keepass okta auth0 key keys"
-    ),
-    "code": _w(
-        "code git github gitlab repo repository commit branch merge pull pr issue build deploy"
-        " deployment compile lint ci pipeline docker container kubernetes k8s kubectl helm cloud"
-        " aws gcp azure instance cluster terraform ansible npm pip package install sdk lambda"
-        " environment env config configuration"
-    ),
-    "memory": _w(
-        "note notes memo journal diary memory remember recall knowledge bookmark todo task"
-        " tasks reminder feedback survey review comment comments observation entity graph"
-        " thought thoughts thinking think reflect reasoning log logs logging annotate annotation"
-    ),
-    "llm": _w(
-        "prompt prompts llm model ai gpt claude completion agent assistant conversation context"
-        " embedding inference openai anthropic gemini chatbot"
-    ),
-}
-# Capabilities whose job needs no credentials, files, environment or
-# conversation: a schema asking for those is out of place.
-_NARROW = frozenset({"compute", "text", "time", "lookup"})
-
-
-def _identifier_forms(words: Iterable[str]) -> frozenset[str]:
-    return frozenset(w.lower() for w in words)
-
-
-def _normalized_forms(words: Iterable[str]) -> frozenset[str]:
-    return frozenset(normalize(w) for w in words)
-
-
-_CAPABILITY_BY_WORD: Mapping[str, frozenset[str]] = {
-    form: frozenset(cap for cap, words in _CAPABILITY_WORDS.items() if word in words)
-    for cap_words in _CAPABILITY_WORDS.values()
-    for word in cap_words
-    for form in {word.lower(), normalize(word)}
-}
 
 # Credentials: a parameter asking for one on a tool whose job is not
 # authentication or calling a service.
-_CREDENTIAL_IDENTIFIER = _identifier_forms(
-    _w(
+_CREDENTIAL_IDENTIFIER = cap.identifier_forms(
+    cap.w(
         "password passwd passphrase pwd secret secrets token credential credentials apikey"
         " cookie cookies bearer otp mnemonic seed"
     )
 )
 # "key" is a credential only after one of these ("api_key", "privateKey").
-_KEY_QUALIFIERS = _identifier_forms(_w("api access secret private ssh auth signing master"))
+_KEY_QUALIFIERS = cap.identifier_forms(cap.w("api access secret private ssh auth signing master"))
 # "token_name", "tokenTicker", "max_tokens", "instrument_token": a crypto
 # asset, a count of LLM tokens or an identifier, not a credential.
-_NOT_CREDENTIAL_NEIGHBOURS = _identifier_forms(
-    _w(
+_NOT_CREDENTIAL_NEIGHBOURS = cap.identifier_forms(
+    cap.w(
         "name ticker symbol address id ids count limit max min number amount type contract mint"
         " decimals instrument usage budget length size total price balance supply"
     )
@@ -210,8 +113,8 @@ _CREDENTIAL_PHRASES = tuple(
 # calls a service, signs in, or manages accounts.
 # "token", "key" and "credential" are not among them: a tool that only
 # restates its parameter ("requires your session token") explains nothing.
-_SERVICE_WORDS = _normalized_forms(
-    _w(
+_SERVICE_WORDS = cap.normalized_forms(
+    cap.w(
         "api apis service account accounts authenticate authentication authorize authorization"
         " login sign platform provider subscription oauth header endpoint server client"
         " integration connect connection"
@@ -219,8 +122,8 @@ _SERVICE_WORDS = _normalized_forms(
 )
 # Providers: a credential for one of these on a tool that is not about it
 # is someone else's key.
-_PROVIDERS = _identifier_forms(
-    _w(
+_PROVIDERS = cap.identifier_forms(
+    cap.w(
         "aws amazon azure gcp gcloud github gitlab bitbucket openai anthropic slack discord"
         " telegram stripe paypal twilio sendgrid ssh gpg pgp npm pypi docker heroku vercel"
         " netlify cloudflare digitalocean firebase supabase notion jira atlassian salesforce"
@@ -300,7 +203,7 @@ _ENV_REQUEST = re.compile(
     r"[^.\n]{0,30}\benv(?:ironment)?[ _]?var(?:iable)?s\b"
     r"|\bprintenv\b|\bos\.environ\b(?!\.get|\[)|\bprocess\.env\b(?!\.)|\benv(?:ironment)? dump\b"
 )
-_ENV_IDENTIFIER = _identifier_forms(_w("env environ environment dotenv envvars"))
+_ENV_IDENTIFIER = cap.identifier_forms(cap.w("env environ environment dotenv envvars"))
 # "Environment variables to set for the build": configuring a child
 # process, not harvesting the model host's environment.
 _ENV_SETTING_PHRASES = tuple(
@@ -354,52 +257,38 @@ _PII_PHRASES = tuple(
 # Free-form parameters a model fills with whatever it is told to: the
 # classic side channel. The core words; an identifier of sink words only
 # ("side_note", "extra_context", "debug_info") counts.
-_SINK_CORE = _identifier_forms(
-    _w(
+_SINK_CORE = cap.identifier_forms(
+    cap.w(
         "sidenote note notes context metadata meta debug extra extras feedback reasoning rationale"
         " thoughts scratchpad scratch memo comment comments remarks annotation annotations details"
         " info log logs trace telemetry payload misc hint aux summary ps addendum diagnostics"
         " diagnostic transcript history background justification explanation remark"
     )
 )
-_SINK_MODIFIERS = _identifier_forms(
-    _w(
+_SINK_MODIFIERS = cap.identifier_forms(
+    cap.w(
         "side additional extra internal hidden user model agent session system for the ai llm"
         " optional data info text field context debug private secret"
     )
 )
 # Verbs and objects of a description that demands content from the model
 # ("Include the full conversation", "Paste any relevant config here").
-_DEMAND_VERBS = _normalized_forms(
-    _w(
+_DEMAND_VERBS = cap.normalized_forms(
+    cap.w(
         "include provide pass paste put add insert append copy send fill write list dump attach"
         " supply enter record summarize describe"
     )
 )
-_DEMAND_OBJECTS = _normalized_forms(
-    _w(
+_DEMAND_OBJECTS = cap.normalized_forms(
+    cap.w(
         "everything all full entire complete verbatim any previous prior conversation context"
         " history instructions instruction prompt message messages file content contents"
         " environment secret secrets key keys token tokens credential credentials config"
         " configuration path paths user"
     )
 )
-_MUST_WORDS = _normalized_forms(_w("must always required mandatory necessary"))
+_MUST_WORDS = cap.normalized_forms(cap.w("must always required mandatory necessary"))
 
-# Verbs that change the world: a tool named or introduced with one of these
-# is not read-only.
-_WRITE_VERBS = _identifier_forms(
-    _w(
-        "write writes delete deletes remove removes create creates update updates send sends post"
-        " posts upload uploads put modify modifies edit edits insert inserts drop truncate deploy"
-        " deploys publish publishes push pushes commit commits move moves rename"
-        " kill terminate purge erase overwrite transfer transfers pay purchase install uninstall"
-        " save saves submit submits email emails notify notifies append appends patch reset revoke"
-        " grant shutdown restart set enable disable approve cancel archive merge withdraw"
-        " deposit sell buy trade wipe reboot clear share invite import sync"
-    )
-)
-_WRITE_STEMS = _normalized_forms(_WRITE_VERBS)
 _READ_ONLY_PHRASES = tuple(
     normalize(p)
     for p in (
@@ -423,7 +312,7 @@ _READ_ONLY_PHRASES = tuple(
 _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
     # Lower-case patterns, matched against lower-cased text (case-insensitive
     # matching is several times slower in ``re``).
-    (re.compile(pattern), _identifier_forms(owners.split()))
+    (re.compile(pattern), cap.identifier_forms(owners.split()))
     for pattern, owners in (
         (
             r"(?:^|[\\/~])\.ssh(?:[\\/]|$)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys",
@@ -457,7 +346,7 @@ _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
 )
 # Literal pieces one of the patterns needs: substring tests in C decide
 # whether the (much slower) patterns run at all.
-_SENSITIVE_FILE_MARKERS = _w(
+_SENSITIVE_FILE_MARKERS = cap.w(
     ".ssh id_rsa id_dsa id_ecdsa id_ed25519 authorized_keys .aws .env /etc/ .npmrc .pypirc"
     " .netrc .git-credentials .docker .kube mcp.json claude_desktop .cursor .codeium"
     " login key4.db logins.json cookies _history wallet.dat keystore .gnupg keychain"
@@ -491,11 +380,6 @@ HINT = 0.1
 _MAX_CONFIDENCE = 0.9
 _MAX_NESTING = 3
 _MAX_PARAMS = 200
-_FIRST_SENTENCE_CHARS = 200
-
-_IDENTIFIER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
 class _Profile(NamedTuple):
@@ -512,7 +396,7 @@ class _Profile(NamedTuple):
 
     @property
     def narrow(self) -> bool:
-        return bool(self.capabilities) and self.capabilities <= _NARROW
+        return bool(self.capabilities) and self.capabilities <= cap.NARROW
 
     @property
     def unknown(self) -> bool:
@@ -543,17 +427,8 @@ class _Observation(NamedTuple):
 # ---------------------------------------------------------------- profile
 
 
-def _identifier_words(name: str) -> tuple[str, ...]:
-    """``getUserAPIKey`` -> ``("get", "user", "api", "key")``."""
-    return tuple(w.lower() for w in _IDENTIFIER_WORD.findall(name))
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
 def _has_any(words: Iterable[str], vocabulary: frozenset[str]) -> bool:
-    return any(w in vocabulary or _singular(w) in vocabulary for w in words)
+    return any(w in vocabulary or cap.singular(w) in vocabulary for w in words)
 
 
 def _contains_phrase(text: str, phrases: Iterable[str]) -> str | None:
@@ -562,20 +437,6 @@ def _contains_phrase(text: str, phrases: Iterable[str]) -> str | None:
         if phrase in text:
             return phrase
     return None
-
-
-def _first_sentence(normalized: str) -> str:
-    head = normalized[:_FIRST_SENTENCE_CHARS]
-    end = _SENTENCE_END.search(head)
-    return head[: end.start()] if end else head
-
-
-def _capabilities(words: Iterable[str]) -> frozenset[str]:
-    found: set[str] = set()
-    for word in words:
-        found |= _CAPABILITY_BY_WORD.get(word, frozenset())
-        found |= _CAPABILITY_BY_WORD.get(_singular(word), frozenset())
-    return frozenset(found)
 
 
 class _Texts(NamedTuple):
@@ -608,23 +469,13 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
     by_location = texts.normalized
     title = by_location.get("title", "")
     description = by_location.get("description", "")
-    name_words = _identifier_words(tool.name)
-    first = _first_sentence(description)
-    identity_words = (
-        *name_words,
-        *_WORD.findall(title),
-        *_WORD.findall(first),
-        *_identifier_words(tool.server or ""),
-    )
-    capabilities = set(_capabilities(identity_words))
-    annotations = tool.annotations or {}
-    if annotations.get("openWorldHint") is True:
-        capabilities.add("network")
+    name_words = cap.identifier_words(tool.name)
+    identity_words = cap.identity_words(tool, title, cap.first_sentence(description))
     text = f" {' '.join(name_words)} {title} {description} "
     return _Profile(
-        capabilities=frozenset(capabilities),
+        capabilities=cap.declared_capabilities(tool, identity_words),
         identity=frozenset(identity_words),
-        words=frozenset((*name_words, *_WORD.findall(title), *_WORD.findall(description))),
+        words=frozenset((*name_words, *cap.WORD.findall(title), *cap.WORD.findall(description))),
         text=text,
     )
 
@@ -660,7 +511,7 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
             yield _Param(
                 name=str(name),
                 location=location,
-                words=_identifier_words(str(name)),
+                words=cap.identifier_words(str(name)),
                 description=f" {descriptions.get(_child_path(location, 'description'), '')} ",
                 raw=raw.lower() if isinstance(raw := sub.get("description"), str) else "",
                 schema=sub,
@@ -712,14 +563,14 @@ def _justified_credential(param: _Param, profile: _Profile) -> bool:
     if not profile.narrow and not profile.unknown:
         return True
     return _has_any(profile.words, _SERVICE_WORDS) or _has_any(
-        _WORD.findall(param.description), _SERVICE_WORDS
+        cap.WORD.findall(param.description), _SERVICE_WORDS
     )
 
 
 def _other_provider(param: _Param, profile: _Profile) -> str | None:
     """A provider named by the parameter that the tool's identity does not name."""
     named: list[str] = [
-        w for w in (*param.words, *_WORD.findall(param.description)) if w in _PROVIDERS
+        w for w in (*param.words, *cap.WORD.findall(param.description)) if w in _PROVIDERS
     ]
     for provider in named:
         if provider not in profile.identity:
@@ -880,16 +731,16 @@ def _file_content_request(param: _Param, profile: _Profile) -> Iterator[_Observa
 def _is_sink_name(words: tuple[str, ...]) -> bool:
     if not words:
         return False
-    core = [w for w in words if w in _SINK_CORE or _singular(w) in _SINK_CORE]
+    core = [w for w in words if w in _SINK_CORE or cap.singular(w) in _SINK_CORE]
     return bool(core) and all(
-        w in _SINK_CORE or _singular(w) in _SINK_CORE or w in _SINK_MODIFIERS for w in words
+        w in _SINK_CORE or cap.singular(w) in _SINK_CORE or w in _SINK_MODIFIERS for w in words
     )
 
 
 def _demands_content(description: str) -> bool:
-    words = set(_WORD.findall(description))
+    words = set(cap.WORD.findall(description))
     # "Optional: a sentence describing the domain" offers, it does not demand.
-    if set(_WORD.findall(description.lower())) & _OPTIONAL_WORDS:
+    if set(cap.WORD.findall(description.lower())) & _OPTIONAL_WORDS:
         return False
     verbs = bool(words & _DEMAND_VERBS)
     objects = bool(words & _DEMAND_OBJECTS)
@@ -909,7 +760,7 @@ def _sink(param: _Param, profile: _Profile, explained_by: str) -> Iterator[_Obse
         return
     weights: list[float] = [WEAK if profile.narrow else HINT]
     reasons = [f"is a free-form sink on a {_describe(profile)} tool"]
-    if not any(_singular(w) in explained_by for w in param.words if len(w) > 2):
+    if not any(cap.singular(w) in explained_by for w in param.words if len(w) > 2):
         weights.append(HINT)
         reasons.append("the tool never explains it")
     if param.required:
@@ -970,7 +821,7 @@ def _sensitive_file(
 
 # Host words too generic to say a tool is "about" a collection host.
 _GENERIC_HOST_WORDS = frozenset(
-    _w(
+    cap.w(
         "webhook webhooks site io app dev com net file api bot org cn sh st in me fun pro live"
         " online free"
     )
@@ -982,57 +833,17 @@ def _names_host(profile: _Profile, value: str) -> bool:
     match = _COLLECTION_HOST.search(value)
     if match is None:
         return False
-    words = _WORD.findall(match.group().lower())
+    words = cap.WORD.findall(match.group().lower())
     return any(w not in _GENERIC_HOST_WORDS and w in profile.identity for w in words)
 
 
-# "get_updates", "list_commits", "read_posts": a write word after a read
-# verb is a noun.
-_READ_VERBS = _identifier_forms(
-    _w(
-        "get list read fetch find search show describe view count check query lookup retrieve"
-        " inspect preview validate verify watch browse"
-    )
-)
-
-
-def _name_verb(words: tuple[str, ...]) -> str | None:
-    for word in words:
-        if word in _READ_VERBS:
-            return None
-        if word in _WRITE_VERBS:
-            return word
-    return None
-
-
-_DESTRUCTIVE_STEMS = _normalized_forms(
-    _w(
+_DESTRUCTIVE_STEMS = cap.normalized_forms(
+    cap.w(
         "delete remove drop purge erase wipe truncate send email post transfer pay withdraw kill"
         " terminate revoke overwrite uninstall shutdown reboot deploy publish push"
     )
 )
-_SIDE_EFFECT_VERBS = _identifier_forms(
-    _w(
-        "send sends email emails post posts notify notifies transfer transfers pay withdraw deposit"
-        " deploy deploys publish publishes push pushes upload uploads sell buy trade invite share"
-        " sync submit submits purchase"
-    )
-)
-_SIDE_EFFECT_STEMS = _normalized_forms(_SIDE_EFFECT_VERBS)
 _TITLE_WORD = re.compile(r"[a-z]+")
-_LEAD_WINDOW = 4
-_READ_STEMS = _normalized_forms(_READ_VERBS)
-
-
-def _lead_verb(first_sentence: str) -> str | None:
-    """The write verb that opens the description ("Permanently deletes ...")."""
-    words: list[str] = _WORD.findall(first_sentence)
-    for word in words[:_LEAD_WINDOW]:
-        if word in _READ_STEMS:
-            return None
-        if word in _WRITE_STEMS:
-            return word
-    return None
 
 
 def _read_only_writes(tool: Tool, profile: _Profile, first_sentence: str) -> Iterator[_Observation]:
@@ -1041,18 +852,18 @@ def _read_only_writes(tool: Tool, profile: _Profile, first_sentence: str) -> Ite
         return
     if _contains_phrase(profile.text, _READ_ONLY_PHRASES):
         return  # "Execute a read-only query": the text agrees with the hint
-    verb = _name_verb(_identifier_words(tool.name))
-    lead_verb = _lead_verb(first_sentence)
+    verb = cap.name_verb(cap.identifier_words(tool.name))
+    lead_verb = cap.lead_verb(first_sentence)
     if profile.narrow:
         # A pure function's verbs act on its input ("remove_duplicates",
         # "replace_text"): only a verb that reaches the world contradicts
         # a read-only hint there.
-        verb = verb if verb in _SIDE_EFFECT_VERBS else None
-        lead_verb = lead_verb if lead_verb in _SIDE_EFFECT_STEMS else None
+        verb = verb if verb in cap.SIDE_EFFECT_VERBS else None
+        lead_verb = lead_verb if lead_verb in cap.SIDE_EFFECT_STEMS else None
     # A title is a short label a client shows beside the hint: "List files
     # and upload them to backup storage" says it sends, wherever the verb is.
     title_verb = next(
-        (w for w in _TITLE_WORD.findall((tool.title or "").lower()) if w in _SIDE_EFFECT_VERBS),
+        (w for w in _TITLE_WORD.findall((tool.title or "").lower()) if w in cap.SIDE_EFFECT_VERBS),
         None,
     )
     if verb is None and lead_verb is None and title_verb is None:
@@ -1205,7 +1016,7 @@ class CapabilityMismatchCheck:
         description = texts.normalized.get("description", "")
         # Raw lower-case text: identifier words are not stemmed.
         explained_by = (
-            f" {' '.join(_identifier_words(tool.name))} {(tool.description or '').lower()} "
+            f" {' '.join(cap.identifier_words(tool.name))} {(tool.description or '').lower()} "
         )
         observations: list[_Observation] = []
         mentions = _Mentions(tool.description or "") if profile.narrow or profile.unknown else None
@@ -1215,7 +1026,7 @@ class CapabilityMismatchCheck:
             observations.extend(_sensitive_requests(param, profile))
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
-        observations.extend(_read_only_writes(tool, profile, _first_sentence(description)))
+        observations.extend(_read_only_writes(tool, profile, cap.first_sentence(description)))
         observations.extend(_collection_mentions(texts, profile))
         if observations:
             yield from _signals(self.id, observations, profile)
