@@ -41,9 +41,11 @@ import attrs
 import regex
 
 from .._check import Context
+from .._instruction import ToolScope, analyze, tool_scope
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
+from . import _intent_rules
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -338,6 +340,16 @@ def _snippet(text: str, start: int, end: int) -> str:
     return f"{prefix}{text[left:right]}{suffix}"
 
 
+def _mentioned(clause: object, located: LocatedString) -> bool:
+    """A clause given as an example value or introduced as one is a mention."""
+    from .._instruction import Clause  # noqa: PLC0415
+
+    assert isinstance(clause, Clause)
+    if located.key in _EXAMPLE_KEYS:
+        return True
+    return "example" in clause.cues and not clause.imperative
+
+
 class ImperativeDirectiveCheck:
     """Find directives addressed to the model in a tool's text."""
 
@@ -345,7 +357,8 @@ class ImperativeDirectiveCheck:
     version = "1"
     surfaces = ("definition", "output")
 
-    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
+        scope = tool_scope(tool, context.snapshot)
         for located in context.strings:
             text = _scan_form(located)
             anchors = _anchors(text)
@@ -354,6 +367,33 @@ class ImperativeDirectiveCheck:
                 yield from self._scan_string(
                     text, itertools.chain((first,), anchors), located, context
                 )
+            if located.field != "name":
+                yield from self._intents(located, scope)
+
+    def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
+        """What the string's clauses ask the agent to do (``intent.*`` rules):
+        one signal per rule, at its most confident clause."""
+        raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
+        best: dict[str, tuple[float, _intent_rules.IntentHit]] = {}
+        for clause in analyze(raw, scope):
+            for hit in _intent_rules.evaluate_clause(clause, scope):
+                score = _intent_rules.confidence(hit)
+                if _mentioned(clause, located):
+                    score = min(MENTION_CONFIDENCE, round(score * _MENTION_FACTOR, 2))
+                if hit.rule_id not in best or score > best[hit.rule_id][0]:
+                    best[hit.rule_id] = (score, hit)
+        for rule_id in sorted(best):
+            score, hit = best[rule_id]
+            clause_text = raw[hit.clause.start : hit.clause.end]
+            yield Signal(
+                check_id=self.id,
+                rule_id=rule_id,
+                tier=Tier.SOFT,
+                threat=_intent_rules.THREATS[rule_id],
+                confidence=score,
+                evidence=f"{_intent_rules.NAMES[rule_id]}: {_snippet(clause_text, 0, 0)}",
+                location=located.location,
+            )
 
     def _scan_string(
         self, text: str, anchors: Iterable[_Anchor], located: LocatedString, context: Context
