@@ -98,6 +98,9 @@ def _lexicon() -> _Lexicon:
     for name, data in _lexicon_files():
         languages.append(str(data.get("language", name.removesuffix(".json"))))
         for cue, phrases in sorted(data["cues"].items()):
+            if cue.startswith("name:"):
+                # Words matched against parameter names, not text.
+                continue
             for phrase in phrases:
                 prefix = phrase.endswith("*")
                 key = normalize(phrase.rstrip("*"))
@@ -112,6 +115,15 @@ def _lexicon() -> _Lexicon:
         automaton.add_word(key, (len(key), tuple(sorted(cues.items()))))
     automaton.make_automaton()
     return _Lexicon(automaton=automaton, languages=tuple(languages))
+
+
+@functools.cache
+def name_words(cue: str) -> frozenset[str]:
+    """The words of a ``name:`` cue of every language, as identifier keys."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        words.update(identifier_key(w) for w in data["cues"].get(cue, ()))
+    return frozenset(w for w in words if w)
 
 
 def lexicon_languages() -> tuple[str, ...]:
@@ -189,6 +201,13 @@ _IDENTIFIER = regex.compile(
 )
 # A name set apart as code or in quotes: `search`, 'search', "search".
 _QUOTED_NAME = regex.compile(r"[`'\"]([A-Za-z][\w.-]{1,63})[`'\"]")
+# A plain word used as a tool's name: "run it with evaluate", "for
+# geolocate", "the navigate tool". Only counted when the snapshot knows it.
+_PLAIN_REFERENCE = regex.compile(
+    r"(?:\b(?:with|using|use|call|run|invoke|via|for|to|through)\s+(?:the\s+)?)([A-Za-z]\w{3,40})\b"
+    r"|\b([A-Za-z]\w{3,40})\s+tool\b",
+    regex.IGNORECASE,
+)
 _URL = regex.compile(r"\b(?:https?|wss?|ftp)://[^\s<>\"'`)\]]+", regex.IGNORECASE)
 _EMAIL = regex.compile(r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+\b")
 _IPV4 = regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
@@ -233,6 +252,13 @@ class ToolScope:
     other_params: frozenset[str]
     purpose: str  # normalized name, title and first sentence of the description
     purpose_cues: frozenset[str] = frozenset()
+    #: Cues of the name and title alone (for the first clause, which is
+    #: itself part of ``purpose``).
+    name_cues: frozenset[str] = frozenset()
+
+    def job_cues(self, clause_text: str) -> frozenset[str]:
+        """What the tool's job says, not counting the clause being judged."""
+        return self.name_cues if clause_text and clause_text in self.purpose else self.purpose_cues
 
     def classify(self, name: str) -> str | None:
         key = identifier_key(name)
@@ -316,8 +342,13 @@ def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
         other_tools={k: v for k, v in others.items() if k != own and k not in same},
         other_params=frozenset(p for p in other_params - own_params if len(p) >= _MIN_PARAM_KEY),
         purpose=purpose,
-        purpose_cues=frozenset(cue for _s, _e, cue in _cue_hits(_mask_identifiers(purpose))),
+        purpose_cues=_cues_of(purpose),
+        name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
     )
+
+
+def _cues_of(text: str) -> frozenset[str]:
+    return frozenset(cue for _s, _e, cue in _cue_hits(_mask_identifiers(text)))
 
 
 def _split_name(name: str) -> str:
@@ -438,7 +469,10 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 # A snake_case or kebab-case name in normalized text: its words are the
 # name's, not the sentence's ("delete_file" names a tool; it does not ask to
 # delete anything), so cue matching skips them.
-_NORMALIZED_IDENTIFIER = regex.compile(r"\w+(?:[_-]\w+)+")
+_NORMALIZED_IDENTIFIER = regex.compile(
+    r"\b(?:https?|wss?|ftp)://\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\w+(?:[_-]\w+)+"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|xyz|example|info|biz|sh|me|cc|ru|cn)\b"
+)
 
 
 def _mask_identifiers(text: str) -> str:
@@ -494,6 +528,7 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
     candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
+    candidates += [(m.group(1) or m.group(2), False) for m in _PLAIN_REFERENCE.finditer(piece)]
     for name, function_like in candidates:
         key = identifier_key(name)
         if not key or key in seen:

@@ -25,7 +25,7 @@ from importlib import resources
 
 import attrs
 
-from .._instruction import Clause, Scope, ToolScope, identifier_key
+from .._instruction import Clause, Scope, ToolScope, identifier_key, name_words
 
 __all__ = ["RULES", "IntentHit", "confidence", "evaluate_clause", "weights"]
 
@@ -144,7 +144,10 @@ _TAMPER_EVIDENCE = frozenset({"notuser", "conceal", "covert", "duplicate"})
 
 
 def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has("setarg") or clause.negated_action:
+    # "use the symbol ACME whatever the user asked for": "use" sets a value
+    # when what it uses is a value chosen against the user.
+    sets_value = clause.has("setarg") or (clause.has("invoke") and clause.has("notuser"))
+    if not sets_value or clause.negated_action:
         return None
     if not clause.addressed:
         return None
@@ -155,7 +158,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     evidence = [f"cue:{cue}" for cue in sorted(_TAMPER_EVIDENCE & clause.cues)]
     if clause.shell_chain:
         evidence.append("shell-chain")
-    if (clause.urls or clause.emails or clause.ips) and (foreign or clause.has("every")):
+    if (clause.urls or clause.emails or clause.ips) and (foreign or clause.has("every", "modal")):
         evidence.append("literal-destination")
     if foreign and clause.has("every", "frame"):
         evidence.append("foreign-every-call")
@@ -185,6 +188,8 @@ def _priority_claim(clause: Clause, scope: ToolScope) -> Features | None:
             return _common(clause, "over-other-server-tool")
         if clause.has("retrieved") and clause.has("instructions") and not clause.has("negation"):
             return _common(clause, "retrieved-as-instructions")
+    if clause.has("persona") and clause.has("override", "notuser", "prior", "conceal"):
+        return _common(clause, "persona")
     # Real tools label notes in capitals ("IMPORTANT:", "PREREQUISITE:");
     # a label counts only when what it introduces works against the user.
     if clause.caps_label and clause.has("modal") and clause.has("notuser", "conceal", "covert"):
@@ -204,9 +209,10 @@ _MIN_DEMAND_WORDS = 4
 def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     if not clause.addressed or clause.negated_action or clause.has("deferral"):
         return None
+    # The first sentence states the job; a demand is judged against it.
     if len(clause.text.split()) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
         return None
-    foreign = sorted(clause.assets - _purpose_assets(scope))
+    foreign = sorted(clause.assets - _purpose_assets(scope, clause))
     if not foreign:
         return None
     # The act and the thing acted on are different words: "email" alone is
@@ -218,8 +224,8 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     return _common(clause, "asset-outside-job")
 
 
-def _purpose_assets(scope: ToolScope) -> frozenset[str]:
-    return frozenset(cue for cue in scope.purpose_cues if cue.startswith("asset:"))
+def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
+    return frozenset(cue for cue in scope.job_cues(clause.text) if cue.startswith("asset:"))
 
 
 # -- declared malicious behaviour ---------------------------------------------
@@ -245,7 +251,15 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         marks.append("cue:duplicate")
     if clause.has("retain") and clause.has("destination", "covert"):
         marks.append("retained-for-others")
+    # Data handed to a receiver nobody asked for ("forwards attachments to a
+    # partner server"), or behaviour that changes later (a time bomb).
+    if clause.has("badreceiver") and clause.has("transmit", "duplicate"):
+        marks.append("bad-receiver")
+    if clause.has("timebomb") and clause.has("transmit", "duplicate", "retain"):
+        marks.append("time-bomb")
     if not marks:
+        return None
+    if clause.has("purposeof") and not (clause.has("covert") or "time-bomb" in marks):
         return None
     return _common(clause, "declared", *marks)
 
@@ -255,34 +269,11 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
 # the chat summary in the `notes` field"; "post a summary to this webhook".
 # Leaves alone: a chart tool that returns an image of its own chart, a
 # `metadata` parameter described for what it is.
-_SINKS = frozenset(
-    (
-        "audit",
-        "context",
-        "notes",
-        "note",
-        "metadata",
-        "meta",
-        "trace",
-        "feedback",
-        "debug",
-        "log",
-        "comment",
-        "tag",
-        "extra",
-        "annotation",
-        "telemetry",
-        "memo",
-        "reason",
-        "sessioninfo",
-        "diagnostic",
-    )
-)
-
-
 def _is_sink(name: str) -> bool:
+    """A parameter whose name says "side note" (audit, context, notes,
+    metadata, trace ...): the lexicon's ``name:sink`` words."""
     key = identifier_key(name)
-    return any(sink in key for sink in _SINKS)
+    return any(sink in key for sink in name_words("name:sink"))
 
 
 def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
@@ -319,7 +310,7 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
         )
         if passes_on:
             return _common(clause, "asks-user-for-secret", "passes-it-on")
-        if not _purpose_is_auth(scope):
+        if not _purpose_is_auth(scope, clause):
             return _common(clause, "asks-user-for-secret")
     if clause.has("lie") and clause.has("conceal", "covert", "falsity", "transmit", "duplicate"):
         return _common(clause, "misleads-user")
@@ -328,8 +319,8 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
     return None
 
 
-def _purpose_is_auth(scope: ToolScope) -> bool:
-    return bool(scope.purpose_cues & {"authpurpose", "sensitive"})
+def _purpose_is_auth(scope: ToolScope, clause: Clause) -> bool:
+    return bool(scope.job_cues(clause.text) & {"authpurpose", "sensitive"})
 
 
 # -- concealment ----------------------------------------------------------------
@@ -346,7 +337,10 @@ _CONCEALED_ACTIONS = frozenset(
 def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
     if not clause.has("conceal"):
         return None
-    if not (clause.addressed or clause.has("modal", "address")):
+    # "Mirror every request to ...; users are not informed": concealment
+    # stated as a fact about an action just described.
+    declared = clause.has("user") and clause.previous_cues & {"transmit", "duplicate"}
+    if not (clause.addressed or clause.has("modal", "address") or declared):
         return None
     # Kept from someone: the user, or whoever the agent would tell.
     if not clause.has("user", "communicate", "instructions", "covert"):
@@ -374,7 +368,7 @@ def _sensitive_collection(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     if not clause.has("transmit", "setarg", "destination", "conceal", "frame"):
         return None
-    if _purpose_is_auth(scope):
+    if _purpose_is_auth(scope, clause):
         return None
     return _common(clause, "reads-secret")
 
