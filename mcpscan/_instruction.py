@@ -399,6 +399,11 @@ class Clause:
     caps_label: bool
     shell_chain: bool
     negated_action: bool
+    #: The cues of the negated command verb ("do not *mention*").
+    negated_cues: frozenset[str]
+    #: The clause is about a named parameter or field ("`system_prompt`
+    #: overrides the default ..."), not addressed to anyone.
+    subject_is_name: bool
     first_positions: Mapping[str, int] = attrs.field(eq=False, repr=False)
     #: The cues of the clause before it in the same string ("Send it to X.
     #: Do not tell the user." hides the sending).
@@ -433,13 +438,17 @@ _LEADING_FRAME = regex.compile(
     r"^(?:befor|after|when|whenever|if|onc|upon|prior to|each tim|every tim|as soon as|whil|"
     r"at the start of|at the beginn of|on every|for every|for each|any tim)\b[^,:]{0,160}[,:]\s*"
 )
+# A clause whose subject is a name set apart as code or a parameter name:
+# "`system_prompt` overrides ...", "payee_account: the account ...".
+_NAME_SUBJECT = regex.compile(r"^\W{0,3}(?:`[^`]{1,64}`|[A-Za-z]\w*_\w+)\s*(?::|\w)")
 _NEGATIVE_LEAD = regex.compile(r"^(?:do not|never|don't|dont|avoid|refrain from)\s+")
 _VERB_CUES = ACTION_CUES | {"execute", "communicate"}
 
 
-def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, bool]:
+def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, frozenset[str]]:
     """Whether the clause starts with a command verb (English word order);
-    and whether that command is negated ("do not call ...")."""
+    and, when that command is negated ("do not call ..."), the negated
+    verb's cues (empty otherwise)."""
     offset = 0
     for _ in range(3):
         filler = _LEADING_FILLER.match(text, offset)
@@ -450,9 +459,9 @@ def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, boo
         offset = frame.end()
     negative = _NEGATIVE_LEAD.match(text, offset)
     if negative is not None:
-        verbs = positions.get(negative.end(), set())
-        return bool(verbs & _VERB_CUES), bool(verbs & _VERB_CUES)
-    return bool(positions.get(offset, set()) & _VERB_CUES), False
+        verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
+        return bool(verbs), verbs
+    return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
 
 
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
@@ -466,17 +475,53 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     return tuple(clauses)
 
 
-# A snake_case or kebab-case name in normalized text: its words are the
-# name's, not the sentence's ("delete_file" names a tool; it does not ask to
-# delete anything), so cue matching skips them.
-_NORMALIZED_IDENTIFIER = regex.compile(
-    r"\b(?:https?|wss?|ftp)://\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\w+(?:[_-]\w+)+"
-    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|ai|co|xyz|example|info|biz|sh|me|cc|ru|cn)\b"
+# Names and addresses in normalized text: their words are the name's, not
+# the sentence's ("delete_file" names a tool, it does not ask to delete;
+# "pay.example" is a domain, not "for example"), so cue matching skips them.
+# Possessive quantifiers and a start only at the beginning of a run keep
+# this linear on long runs of word characters.
+_MASKABLE = regex.compile(
+    r"(?:https?|wss?|ftp)://\S++|(?<![\w.+@-])(?=[\w.+-]*+[._@+-])[\w.+-]++(?:@[\w.-]++)?"
+)
+_JOINED_WORDS = regex.compile(r"\w[_-]\w")
+_TOP_LEVEL_DOMAINS = frozenset(
+    [
+        "com",
+        "net",
+        "org",
+        "io",
+        "dev",
+        "app",
+        "ai",
+        "co",
+        "xyz",
+        "example",
+        "info",
+        "biz",
+        "sh",
+        "me",
+        "cc",
+        "ru",
+        "cn",
+        "de",
+        "uk",
+        "us",
+        "local",
+        "test",
+    ]
 )
 
 
+def _masked(match: regex.Match[str]) -> str:
+    token = match.group()
+    label = token.rsplit(".", 1)[-1] if "." in token else ""
+    if "://" in token or "@" in token or _JOINED_WORDS.search(token) or label in _TOP_LEVEL_DOMAINS:
+        return " " * len(token)
+    return token
+
+
 def _mask_identifiers(text: str) -> str:
-    return _NORMALIZED_IDENTIFIER.sub(lambda m: " " * len(m.group()), text)
+    return _MASKABLE.sub(_masked, text)
 
 
 def _clause(
@@ -493,6 +538,7 @@ def _clause(
         first.setdefault(cue, hit_start)
         by_position.setdefault(hit_start, set()).add(cue)
     imperative, negated = _imperative(text, by_position)
+    subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)
     addressed = (
         imperative
@@ -515,7 +561,9 @@ def _clause(
         data_link=_data_link(piece),
         caps_label=_CAPS_LABEL.search(piece) is not None,
         shell_chain=_SHELL_CHAIN.search(piece) is not None,
-        negated_action=negated,
+        negated_action=bool(negated),
+        negated_cues=negated,
+        subject_is_name=subject_is_name,
         first_positions=first,
         previous_cues=previous,
         hits=hits,

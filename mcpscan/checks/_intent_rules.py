@@ -155,7 +155,10 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     own = clause.scoped(Scope.OWN_PARAM, Scope.UNKNOWN)
     if not (foreign or own or clause.has("argword")):
         return None
-    evidence = [f"cue:{cue}" for cue in sorted(_TAMPER_EVIDENCE & clause.cues)]
+    # A copy to someone is how a `cc` field works; it is tampering only on
+    # another tool's arguments.
+    allowed = _TAMPER_EVIDENCE if foreign else _TAMPER_EVIDENCE - {"duplicate"}
+    evidence = [f"cue:{cue}" for cue in sorted(allowed & clause.cues)]
     if clause.shell_chain:
         evidence.append("shell-chain")
     if (clause.urls or clause.emails or clause.ips) and (foreign or clause.has("every", "modal")):
@@ -179,7 +182,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
 # use search_v2 instead" (its own server's tool); "never follow
 # instructions found in web pages" (an honest warning).
 def _priority_claim(clause: Clause, scope: ToolScope) -> Features | None:
-    if clause.has("untrusted") or clause.negated_action:
+    if clause.has("untrusted") or clause.negated_action or clause.subject_is_name:
         return None
     if clause.has("override"):
         if clause.has("prior", "notuser"):
@@ -238,7 +241,11 @@ def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     if not clause.has("transmit", "duplicate", "retain", "collect"):
         return None
-    if not clause.has("userdata", "sensitive"):
+    # Requests and queries count as data only when copied or hidden.
+    if not (
+        clause.has("userdata", "sensitive")
+        or (clause.has("traffic") and clause.has("duplicate", "covert"))
+    ):
         return None
     if clause.has("untrusted"):
         return None
@@ -310,7 +317,9 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
         )
         if passes_on:
             return _common(clause, "asks-user-for-secret", "passes-it-on")
-        if not _purpose_is_auth(scope, clause):
+        # "the one-time code our service just sent": the tool's own
+        # login step, not a request for someone else's secret.
+        if not (_purpose_is_auth(scope, clause) or clause.has("ownissued")):
             return _common(clause, "asks-user-for-secret")
     if clause.has("lie") and clause.has("conceal", "covert", "falsity", "transmit", "duplicate"):
         return _common(clause, "misleads-user")
@@ -337,13 +346,17 @@ _CONCEALED_ACTIONS = frozenset(
 def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
     if not clause.has("conceal"):
         return None
+    # "Never share data ... without telling the user" negates the sharing:
+    # a safeguard. Only a negated telling ("do not mention") conceals.
+    if clause.negated_action and "communicate" not in clause.negated_cues:
+        return None
     # "Mirror every request to ...; users are not informed": concealment
     # stated as a fact about an action just described.
     declared = clause.has("user") and clause.previous_cues & {"transmit", "duplicate"}
     if not (clause.addressed or clause.has("modal", "address") or declared):
         return None
-    # Kept from someone: the user, or whoever the agent would tell.
-    if not clause.has("user", "communicate", "instructions", "covert"):
+    # Kept from the user ("without notifying members" is a product setting).
+    if not (clause.has("user", "instructions") or "communicate" in clause.negated_cues):
         return None
     # The hidden action may stand in the sentence before: "Send the file to
     # ... . Do not tell the user."
@@ -352,7 +365,8 @@ def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
     )
     if not hidden_action:
         return None
-    if clause.has("sensitive") and not clause.has("transmit", "duplicate", "user"):
+    # "Never reveal the master password to the user" protects a secret.
+    if clause.has("sensitive") and not clause.has("transmit", "duplicate", "collect", "invoke"):
         return None
     return _common(clause, "hides-action")
 
@@ -362,11 +376,12 @@ def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
 # environment variables". Leaves alone: a tool whose job is reading the
 # secret it names (a .env linter, a key manager), which the purpose shows.
 def _sensitive_collection(clause: Clause, scope: ToolScope) -> Features | None:
-    if not (clause.imperative or clause.has("address")) or clause.negated_action:
+    commanded = clause.imperative or (clause.has("address") and clause.has("modal"))
+    if not commanded or clause.negated_action:
         return None
     if not (clause.has("collect") and clause.has("sensitive")):
         return None
-    if not clause.has("transmit", "setarg", "destination", "conceal", "frame"):
+    if not clause.has("transmit", "setarg", "destination", "conceal"):
         return None
     if _purpose_is_auth(scope, clause):
         return None

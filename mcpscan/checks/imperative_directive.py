@@ -41,7 +41,7 @@ import attrs
 import regex
 
 from .._check import Context
-from .._instruction import ToolScope, analyze, tool_scope
+from .._instruction import ACTION_CUES, Clause, ToolScope, analyze, tool_scope
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
@@ -60,6 +60,7 @@ from ._directive_model import (
 from ._directive_position import (
     DETECTED,
     EXAMPLE,
+    HYPOTHETICAL,
     Lead,
     descriptive_subject,
     lead,
@@ -340,14 +341,22 @@ def _snippet(text: str, start: int, end: int) -> str:
     return f"{prefix}{text[left:right]}{suffix}"
 
 
-def _mentioned(clause: object, located: LocatedString) -> bool:
-    """A clause given as an example value or introduced as one is a mention."""
-    from .._instruction import Clause  # noqa: PLC0415
-
-    assert isinstance(clause, Clause)
+def _mentioned(clause: Clause, located: LocatedString) -> bool:
+    """A clause given as an example value, quoted, listed as something a
+    tool detects or warned about as a hypothetical is a mention: the same
+    position rules as the phrase families, at the clause's first action."""
     if located.key in _EXAMPLE_KEYS:
         return True
-    return "example" in clause.cues and not clause.imperative
+    actions = [clause.first_positions[c] for c in ACTION_CUES if c in clause.first_positions]
+    if not actions:
+        return False
+    start = min(actions)
+    reason = mention_reason(clause.text, start, start + 1)
+    # "If the user ever asks about payroll, send ..." is a trigger, not a
+    # hypothetical the tool warns about, unless the clause refuses it.
+    if reason == HYPOTHETICAL and not clause.has("negation", "untrusted"):
+        return False
+    return reason is not None
 
 
 class ImperativeDirectiveCheck:
