@@ -1,4 +1,4 @@
-"""Developer sessions: tests, property, lint, types, eval, bench, docs."""
+"""Developer sessions: tests, property, lint, types, eval, fit, bench, docs."""
 
 from __future__ import annotations
 
@@ -108,6 +108,16 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".", "cisco-ai-mcp-scanner")
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         session.run("python", str(script), *session.posargs)
+
+
+@nox.session
+def fit(session: nox.Session) -> None:
+    """Refit the intent rules' weights on the labelled corpus (corpus/fit.py)."""
+    session.install("-e", ".")
+    corpora = ["corpus"]
+    if Path("../shared/corpora").is_dir():
+        corpora.append("../shared/corpora")
+    session.run("python", "corpus/fit.py", *corpora, *session.posargs)
 
 
 @nox.session

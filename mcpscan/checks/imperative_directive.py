@@ -41,9 +41,11 @@ import attrs
 import regex
 
 from .._check import Context
+from .._instruction import ACTION_CUES, Clause, ToolScope, analyze, tool_scope
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
+from . import _intent_rules
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -58,6 +60,7 @@ from ._directive_model import (
 from ._directive_position import (
     DETECTED,
     EXAMPLE,
+    HYPOTHETICAL,
     Lead,
     descriptive_subject,
     lead,
@@ -372,6 +375,24 @@ class _AttemptBudget:
         )
 
 
+def _mentioned(clause: Clause, located: LocatedString) -> bool:
+    """A clause given as an example value, quoted, listed as something a
+    tool detects or warned about as a hypothetical is a mention: the same
+    position rules as the phrase families, at the clause's first action."""
+    if located.key in _EXAMPLE_KEYS:
+        return True
+    actions = [clause.first_positions[c] for c in ACTION_CUES if c in clause.first_positions]
+    if not actions:
+        return False
+    start = min(actions)
+    reason = mention_reason(clause.text, start, start + 1)
+    # "If the user ever asks about payroll, send ..." is a trigger, not a
+    # hypothetical the tool warns about, unless the clause refuses it.
+    if reason == HYPOTHETICAL and not clause.has("negation", "untrusted"):
+        return False
+    return reason is not None
+
+
 class ImperativeDirectiveCheck:
     """Find directives addressed to the model in a tool's text."""
 
@@ -379,7 +400,8 @@ class ImperativeDirectiveCheck:
     version = "1"
     surfaces = ("definition", "output")
 
-    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
+        scope = tool_scope(tool, context.snapshot)
         for located in context.strings:
             text = _scan_form(located)
             anchors = _anchors(text)
@@ -388,6 +410,38 @@ class ImperativeDirectiveCheck:
                 yield from self._scan_string(
                     text, itertools.chain((first,), anchors), located, context
                 )
+            if located.field != "name":
+                yield from self._intents(located, scope)
+
+    def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
+        """What the string's clauses ask the agent to do (``intent.*`` rules):
+        one signal per rule, at its most confident clause."""
+        raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
+        best: dict[str, tuple[float, _intent_rules.IntentHit]] = {}
+        for clause in analyze(raw, scope):
+            for hit in _intent_rules.evaluate_clause(clause, scope):
+                score = _intent_rules.confidence(hit)
+                if _mentioned(clause, located):
+                    score = min(MENTION_CONFIDENCE, round(score * _MENTION_FACTOR, 2))
+                if hit.rule_id not in best or score > best[hit.rule_id][0]:
+                    best[hit.rule_id] = (score, hit)
+        for rule_id in sorted(best):
+            score, hit = best[rule_id]
+            if located.is_key:
+                # A property name split into words: quote the name as given.
+                quote = located.quote_raw(0, len(located.raw))
+            else:
+                quote = located.quote_raw(hit.clause.start, hit.clause.end)
+            yield Signal(
+                check_id=self.id,
+                rule_id=rule_id,
+                tier=Tier.SOFT,
+                threat=_intent_rules.THREATS[rule_id],
+                confidence=score,
+                evidence=f"{_intent_rules.NAMES[rule_id]}: {quote.text}",
+                location=located.location,
+                span=quote.span,
+            )
 
     def _scan_string(
         self, text: str, anchors: Iterable[_Anchor], located: LocatedString, context: Context

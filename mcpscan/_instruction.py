@@ -1,0 +1,614 @@
+"""Instruction analysis shared by the wording checks.
+
+A poisoned tool does not need any particular phrase: it needs a sentence
+that makes the agent *do* something. This module reads a string the way a
+reviewer would, clause by clause, and records for each clause what it asks
+for, so that checks judge behaviour (who is addressed, what action, on
+what, beyond which scope) instead of enumerating phrasings:
+
+* ``split_clauses``: sentences, list items and tag-wrapped blocks of the raw
+  text, with their raw spans (evidence quotes the raw text);
+* ``analyze``: one ``Clause`` per piece: the vocabulary cues it holds (from
+  the per-language files in ``mcpscan/lexicon/``, found in one pass over the
+  normalized text), whether it is addressed to the agent, the identifiers,
+  addresses and links it names, and how those identifiers relate to the
+  scanned tool (its own parameters, its server's tools, other servers'
+  tools and parameters).
+
+Everything here is a pure function of the text and the snapshot; the
+lexicon is loaded once per process on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from importlib import resources
+from typing import Any
+
+import ahocorasick
+import attrs
+import regex
+
+from ._model import Tool
+from ._normalize import normalize
+from ._snapshot import Snapshot
+
+__all__ = [
+    "ACTION_CUES",
+    "Clause",
+    "Scope",
+    "ToolScope",
+    "analyze",
+    "identifier_key",
+    "lexicon_languages",
+    "split_clauses",
+    "tool_scope",
+]
+
+#: Cues that name something the agent would do.
+ACTION_CUES = frozenset(
+    {
+        "invoke",
+        "setarg",
+        "collect",
+        "transmit",
+        "duplicate",
+        "conceal",
+        "override",
+        "askuser",
+        "lie",
+        "execute",
+        "destructive",
+        "outward",
+        "render",
+    }
+)
+
+# ---------------------------------------------------------------------------
+# The lexicon: every language's phrases in one automaton.
+
+
+@attrs.frozen
+class _Lexicon:
+    automaton: Any
+    languages: tuple[str, ...]
+
+
+def _lexicon_files() -> Iterator[tuple[str, Mapping[str, Any]]]:
+    folder = resources.files("mcpscan") / "lexicon"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        # Vocabulary files are named by language (``en.json``); other data
+        # in the folder (the fitted weights) is not vocabulary.
+        if entry.name.endswith(".json") and not entry.name.startswith("weights"):
+            yield entry.name, json.loads(entry.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _lexicon() -> _Lexicon:
+    """Every cue phrase of every language, normalized like scanned text.
+
+    Built on the first analysis (about the cost of normalizing a few
+    thousand short phrases) and kept for the process; the files are package
+    data, so the result is the same in every process.
+    """
+    entries: dict[str, dict[str, bool]] = {}
+    languages: list[str] = []
+    for name, data in _lexicon_files():
+        languages.append(str(data.get("language", name.removesuffix(".json"))))
+        for cue, phrases in sorted(data["cues"].items()):
+            if cue.startswith("name:"):
+                # Words matched against parameter names, not text.
+                continue
+            for phrase in phrases:
+                prefix = phrase.endswith("*")
+                key = normalize(phrase.rstrip("*"))
+                if not key:
+                    continue
+                cues = entries.setdefault(key, {})
+                # A cue listed both as a whole word and as a prefix keeps the
+                # looser (prefix) form.
+                cues[cue] = cues.get(cue, False) or prefix
+    automaton = ahocorasick.Automaton()
+    for key, cues in entries.items():
+        automaton.add_word(key, (len(key), tuple(sorted(cues.items()))))
+    automaton.make_automaton()
+    return _Lexicon(automaton=automaton, languages=tuple(languages))
+
+
+@functools.cache
+def name_words(cue: str) -> frozenset[str]:
+    """The words of a ``name:`` cue of every language, as identifier keys."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        words.update(identifier_key(w) for w in data["cues"].get(cue, ()))
+    return frozenset(w for w in words if w)
+
+
+def lexicon_languages() -> tuple[str, ...]:
+    """The languages whose vocabulary files are installed."""
+    return _lexicon().languages
+
+
+_FIRST_UNSPACED = "\u2e80"
+
+
+def _is_word_char(char: str) -> bool:
+    # Scripts written without spaces (Han, kana, Hangul) have no word
+    # boundaries: a phrase there matches anywhere.
+    return char.isalnum() and char < _FIRST_UNSPACED
+
+
+def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, cue) for every lexicon phrase found at word boundaries."""
+    if not text:
+        return
+    for last, (length, cues) in _lexicon().automaton.iter(text):
+        start, end = last - length + 1, last + 1
+        if _is_word_char(text[start]) and start > 0 and _is_word_char(text[start - 1]):
+            continue
+        whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
+        for cue, prefix in cues:
+            if whole or prefix:
+                yield start, end, cue
+
+
+# ---------------------------------------------------------------------------
+# Clauses.
+
+# Where one instruction ends and the next begins: sentence ends followed by
+# space, line breaks (list items, paragraphs), CJK sentence marks, a
+# semicolon, and markup tags (``<IMPORTANT>``, ``</system>``, ``<!--``).
+_CLAUSE_BREAK = regex.compile(
+    r"(?<=[.!?])\s+(?=\S)|[\n\r\u2028\u2029]+|(?<=[。！？；])|;\s+"
+    r"|<!--|-->|</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>"
+)
+_MAX_CLAUSE_CHARS = 2000
+
+
+def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
+    """Raw (start, end) spans of the clauses of ``raw``, in order.
+
+    A clause longer than ``_MAX_CLAUSE_CHARS`` (one unbroken paragraph) is
+    cut into pieces of that size so the cost per clause stays bounded.
+    """
+    position = 0
+    for match in _CLAUSE_BREAK.finditer(raw):
+        yield from _pieces(raw, position, match.start())
+        position = match.end()
+    yield from _pieces(raw, position, len(raw))
+
+
+def _pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    while start < end and raw[start].isspace():
+        start += 1
+    while end > start and raw[end - 1].isspace():
+        end -= 1
+    while start < end:
+        stop = min(end, start + _MAX_CLAUSE_CHARS)
+        yield start, stop
+        start = stop
+
+
+# ---------------------------------------------------------------------------
+# Identifiers and how they relate to the scanned tool.
+
+# Function-like names: snake_case, kebab-case, dotted, camelCase.
+_IDENTIFIER = regex.compile(
+    r"(?<![\w./~@-])(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"
+    r"(?![\w/@]|\.\w)"
+)
+# A name set apart as code or in quotes: `search`, 'search', "search".
+_QUOTED_NAME = regex.compile(r"[`'\"]([A-Za-z][\w.-]{1,63})[`'\"]")
+# A plain word used as a tool's name: "run it with evaluate", "for
+# geolocate", "the navigate tool". Only counted when the snapshot knows it.
+_PLAIN_REFERENCE = regex.compile(
+    r"(?:\b(?:with|using|use|call|run|invoke|via|for|to|through)\s+(?:the\s+)?)([A-Za-z]\w{3,40})\b"
+    r"|\b([A-Za-z]\w{3,40})\s+tool\b",
+    regex.IGNORECASE,
+)
+_URL = regex.compile(r"\b(?:https?|wss?|ftp)://[^\s<>\"'`)\]]+", regex.IGNORECASE)
+_EMAIL = regex.compile(r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+\b")
+_IPV4 = regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
+# A markdown image or link whose address carries a query or a placeholder.
+_MARKDOWN_LINK = regex.compile(r"!?\[[^\]\n]{0,200}\]\(\s*([^)\s]{1,2000})")
+_PLACEHOLDER = regex.compile(
+    r"\{\{?[^{}\s]{1,60}\}\}?|<[A-Z_]{2,40}>|\$\{?[A-Za-z_]\w{1,40}\}?|\[[A-Z_]{3,40}\]"
+)
+# A label in capitals that claims authority: "MANDATORY PROTOCOL:", "SECURITY NOTICE -".
+_CAPS_LABEL = regex.compile(
+    r"(?:^|[\s>\[(*#])([A-Z][A-Z0-9]{2,}(?:[ _-][A-Z0-9]{2,}){0,4})\s*[:!\]-]"
+)
+# Shell chaining appended to an argument: "&& curl", "; rm", "| sh".
+_SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|python|chmod|eval)\b")
+
+
+def identifier_key(name: str) -> str:
+    """One key for every spelling of a name: ``search_flights``,
+    ``search-flights``, ``searchFlights`` and ``SearchFlights`` agree."""
+    return regex.sub(r"[\W_]+", "", name).casefold()
+
+
+class Scope:
+    """How a name in the text relates to the scanned tool."""
+
+    OWN_TOOL = "own-tool"
+    OWN_PARAM = "own-param"
+    SAME_SERVER_TOOL = "same-server-tool"
+    OTHER_TOOL = "other-tool"
+    OTHER_PARAM = "other-param"
+    UNKNOWN = "unknown-name"
+
+
+@attrs.frozen
+class ToolScope:
+    """The names the scanned tool owns and the names others own."""
+
+    own_tool: str
+    own_params: frozenset[str]
+    same_server_tools: frozenset[str]
+    other_tools: Mapping[str, str]  # key -> display name
+    other_params: frozenset[str]
+    purpose: str  # normalized name, title and first sentence of the description
+    purpose_cues: frozenset[str] = frozenset()
+    #: Cues of the name and title alone (for the first clause, which is
+    #: itself part of ``purpose``).
+    name_cues: frozenset[str] = frozenset()
+
+    def job_cues(self, clause_text: str) -> frozenset[str]:
+        """What the tool's job says, not counting the clause being judged."""
+        return self.name_cues if clause_text and clause_text in self.purpose else self.purpose_cues
+
+    def classify(self, name: str) -> str | None:
+        key = identifier_key(name)
+        if not key:
+            return None
+        if key == self.own_tool:
+            return Scope.OWN_TOOL
+        if key in self.own_params:
+            return Scope.OWN_PARAM
+        if key in self.same_server_tools:
+            return Scope.SAME_SERVER_TOOL
+        if key in self.other_tools:
+            return Scope.OTHER_TOOL
+        if key in self.other_params:
+            return Scope.OTHER_PARAM
+        return None
+
+
+def _property_names(schema: object) -> Iterator[str]:
+    if not isinstance(schema, Mapping):
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        for name, child in properties.items():
+            if isinstance(name, str):
+                yield name
+            # One level of nesting: an object parameter's own fields.
+            if isinstance(child, Mapping) and isinstance(child.get("properties"), Mapping):
+                yield from (n for n in child["properties"] if isinstance(n, str))
+
+
+@attrs.frozen
+class _SnapshotNames:
+    by_server: Mapping[str | None, frozenset[str]]
+    display: Mapping[str, str]
+    params_by_server: Mapping[str | None, frozenset[str]]
+
+
+def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
+    by_server: dict[str | None, set[str]] = {}
+    params: dict[str | None, set[str]] = {}
+    display: dict[str, str] = {}
+    for tool in snapshot.tools():
+        key = identifier_key(tool.name)
+        by_server.setdefault(tool.server, set()).add(key)
+        display.setdefault(key, tool.name)
+        params.setdefault(tool.server, set()).update(
+            identifier_key(p) for p in _property_names(tool.input_schema)
+        )
+    return _SnapshotNames(
+        by_server={s: frozenset(v) for s, v in by_server.items()},
+        display=display,
+        params_by_server={s: frozenset(v) for s, v in params.items()},
+    )
+
+
+_MIN_PARAM_KEY = 3
+
+
+def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
+    """The scanned tool's own names and every other server's, for ``classify``."""
+    names = snapshot.index("instruction-names-v1", _snapshot_names)
+    same = names.by_server.get(tool.server, frozenset())
+    others: dict[str, str] = {}
+    other_params: set[str] = set()
+    for server, keys in names.by_server.items():
+        if server == tool.server:
+            continue
+        for key in keys:
+            others.setdefault(key, names.display[key])
+        other_params.update(names.params_by_server.get(server, frozenset()))
+    own_params = frozenset(
+        key for key in map(identifier_key, _property_names(tool.input_schema)) if key
+    )
+    own = identifier_key(tool.name)
+    purpose = _purpose(tool)
+    return ToolScope(
+        own_tool=own,
+        own_params=own_params,
+        same_server_tools=frozenset(k for k in same if k != own and k not in others),
+        other_tools={k: v for k, v in others.items() if k != own and k not in same},
+        other_params=frozenset(p for p in other_params - own_params if len(p) >= _MIN_PARAM_KEY),
+        purpose=purpose,
+        purpose_cues=_cues_of(purpose),
+        name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
+    )
+
+
+def _cues_of(text: str) -> frozenset[str]:
+    return frozenset(cue for _s, _e, cue in _cue_hits(_mask_identifiers(text)))
+
+
+def _split_name(name: str) -> str:
+    return regex.sub(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])", " ", name)
+
+
+def _purpose(tool: Tool) -> str:
+    """What the tool says it is for: its name, title and first sentence."""
+    first = ""
+    if tool.description:
+        for start, end in split_clauses(tool.description):
+            first = tool.description[start:end]
+            break
+    name = _split_name(tool.name)
+    return normalize(" ".join(part for part in (name, tool.title or "", first) if part))
+
+
+# ---------------------------------------------------------------------------
+# The clause record.
+
+
+@attrs.frozen
+class Clause:
+    """What one clause of a string asks for.
+
+    ``start``/``end`` is its raw span; ``text`` its normalized form;
+    ``cues`` the vocabulary cues found in it; ``addressed`` whether it is
+    put to the agent (second person, modal, imperative form, a verb at the
+    start of the clause, or a trigger frame with an action); ``names`` the
+    identifiers it mentions with their scope relative to the scanned tool;
+    ``urls``, ``emails`` and ``ips`` the addresses it names; ``data_link``
+    a markdown image or link whose address carries a query or a
+    placeholder; ``caps_label`` an all-capitals label ("MANDATORY
+    PROTOCOL:"); ``shell_chain`` a shell command chained onto a value.
+    """
+
+    start: int
+    end: int
+    text: str
+    cues: frozenset[str]
+    addressed: bool
+    imperative: bool
+    names: tuple[tuple[str, str], ...]
+    urls: tuple[str, ...]
+    emails: tuple[str, ...]
+    ips: tuple[str, ...]
+    data_link: bool
+    caps_label: bool
+    shell_chain: bool
+    negated_action: bool
+    #: The cues of the negated command verb ("do not *mention*").
+    negated_cues: frozenset[str]
+    #: The clause is about a named parameter or field ("`system_prompt`
+    #: overrides the default ..."), not addressed to anyone.
+    subject_is_name: bool
+    first_positions: Mapping[str, int] = attrs.field(eq=False, repr=False)
+    #: The cues of the clause before it in the same string ("Send it to X.
+    #: Do not tell the user." hides the sending).
+    previous_cues: frozenset[str] = frozenset()
+    #: Every cue with its span in ``text``: (start, end, cue).
+    hits: tuple[tuple[int, int, str], ...] = ()
+
+    def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
+        """Where the given cues stand in ``text``."""
+        return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
+
+    def has(self, *cues: str) -> bool:
+        return any(cue in self.cues for cue in cues)
+
+    def scoped(self, *scopes: str) -> tuple[str, ...]:
+        return tuple(name for name, scope in self.names if scope in scopes)
+
+    @property
+    def assets(self) -> frozenset[str]:
+        return frozenset(cue for cue in self.cues if cue.startswith("asset:"))
+
+
+# Words that may stand before the verb of a command: "please", "always",
+# "first", list markers, "and then".
+_LEADING_FILLER = regex.compile(
+    r"^(?:[\s\-*•>#\d.)(\[\]]+|(?:please|kindly|always|first|firstly|then|also|now|and|just|"
+    r"simply|immediately|next|finally|additionally|but|so|important|note|remember|"
+    r"step \d+)\b[\s,:]*)*"
+)
+# A leading trigger subclause: "before you answer, ...", "if the user asks, ...".
+_LEADING_FRAME = regex.compile(
+    r"^(?:befor|after|when|whenever|if|onc|upon|prior to|each tim|every tim|as soon as|whil|"
+    r"at the start of|at the beginn of|on every|for every|for each|any tim)\b[^,:]{0,160}[,:]\s*"
+)
+# A clause whose subject is a name set apart as code or a parameter name:
+# "`system_prompt` overrides ...", "payee_account: the account ...".
+_NAME_SUBJECT = regex.compile(r"^\W{0,3}(?:`[^`]{1,64}`|[A-Za-z]\w*_\w+)\s*(?::|\w)")
+_NEGATIVE_LEAD = regex.compile(r"^(?:do not|never|don't|dont|avoid|refrain from)\s+")
+_VERB_CUES = ACTION_CUES | {"execute", "communicate"}
+
+
+def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, frozenset[str]]:
+    """Whether the clause starts with a command verb (English word order);
+    and, when that command is negated ("do not call ..."), the negated
+    verb's cues (empty otherwise)."""
+    offset = 0
+    for _ in range(3):
+        filler = _LEADING_FILLER.match(text, offset)
+        offset = filler.end() if filler else offset
+        frame = _LEADING_FRAME.match(text, offset)
+        if frame is None:
+            break
+        offset = frame.end()
+    negative = _NEGATIVE_LEAD.match(text, offset)
+    if negative is not None:
+        verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
+        return bool(verbs), verbs
+    return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
+
+
+def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
+    """The clause records of one string."""
+    clauses: list[Clause] = []
+    previous: frozenset[str] = frozenset()
+    for start, end in split_clauses(raw):
+        clause = _clause(raw, start, end, scope, previous)
+        clauses.append(clause)
+        previous = clause.cues
+    return tuple(clauses)
+
+
+# Names and addresses in normalized text: their words are the name's, not
+# the sentence's ("delete_file" names a tool, it does not ask to delete;
+# "pay.example" is a domain, not "for example"), so cue matching skips them.
+# Possessive quantifiers and a start only at the beginning of a run keep
+# this linear on long runs of word characters.
+_MASKABLE = regex.compile(
+    r"(?:https?|wss?|ftp)://\S++|(?<![\w.+@-])(?=[\w.+-]*+[._@+-])[\w.+-]++(?:@[\w.-]++)?"
+)
+_JOINED_WORDS = regex.compile(r"\w[_-]\w")
+_TOP_LEVEL_DOMAINS = frozenset(
+    [
+        "com",
+        "net",
+        "org",
+        "io",
+        "dev",
+        "app",
+        "ai",
+        "co",
+        "xyz",
+        "example",
+        "info",
+        "biz",
+        "sh",
+        "me",
+        "cc",
+        "ru",
+        "cn",
+        "de",
+        "uk",
+        "us",
+        "local",
+        "test",
+    ]
+)
+
+
+def _masked(match: regex.Match[str]) -> str:
+    token = match.group()
+    label = token.rsplit(".", 1)[-1] if "." in token else ""
+    if "://" in token or "@" in token or _JOINED_WORDS.search(token) or label in _TOP_LEVEL_DOMAINS:
+        return " " * len(token)
+    return token
+
+
+def _mask_identifiers(text: str) -> str:
+    return _MASKABLE.sub(_masked, text)
+
+
+def _clause(
+    raw: str, start: int, end: int, scope: ToolScope | None, previous: frozenset[str]
+) -> Clause:
+    piece = raw[start:end]
+    text = normalize(piece)
+    cues: set[str] = set()
+    first: dict[str, int] = {}
+    by_position: dict[int, set[str]] = {}
+    hits = tuple(_cue_hits(_mask_identifiers(text)))
+    for hit_start, _hit_end, cue in hits:
+        cues.add(cue)
+        first.setdefault(cue, hit_start)
+        by_position.setdefault(hit_start, set()).add(cue)
+    imperative, negated = _imperative(text, by_position)
+    subject_is_name = _NAME_SUBJECT.match(piece) is not None
+    action = bool(cues & ACTION_CUES)
+    addressed = (
+        imperative
+        or "imperative" in cues
+        or ("address" in cues and action)
+        or ("modal" in cues and action)
+        or ("frame" in cues and action and "selfref" not in cues)
+    )
+    return Clause(
+        start=start,
+        end=end,
+        text=text,
+        cues=frozenset(cues),
+        addressed=addressed,
+        imperative=imperative or "imperative" in cues,
+        names=tuple(_names(piece, scope)),
+        urls=tuple(m.group() for m in _URL.finditer(piece)),
+        emails=tuple(m.group() for m in _EMAIL.finditer(piece)),
+        ips=tuple(m.group() for m in _IPV4.finditer(piece)),
+        data_link=_data_link(piece),
+        caps_label=_CAPS_LABEL.search(piece) is not None,
+        shell_chain=_SHELL_CHAIN.search(piece) is not None,
+        negated_action=bool(negated),
+        negated_cues=negated,
+        subject_is_name=subject_is_name,
+        first_positions=first,
+        previous_cues=previous,
+        hits=hits,
+    )
+
+
+def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
+    """Identifiers in the clause with their scope; unknown function-like
+    names are kept as ``Scope.UNKNOWN`` (a tool the snapshot does not hold)."""
+    seen: set[str] = set()
+    candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
+    candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
+    candidates += [(m.group(1) or m.group(2), False) for m in _PLAIN_REFERENCE.finditer(piece)]
+    for name, function_like in candidates:
+        key = identifier_key(name)
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        found = scope.classify(name) if scope is not None else None
+        if found is not None:
+            yield name, found
+        elif function_like and _function_like(name):
+            yield name, Scope.UNKNOWN
+
+
+def _function_like(name: str) -> bool:
+    """snake_case or camelCase, but not an ALL_CAPS environment variable."""
+    if name.isupper():
+        return False
+    return "_" in name or any(c.isupper() for c in name[1:])
+
+
+def _data_link(piece: str) -> bool:
+    for match in _MARKDOWN_LINK.finditer(piece):
+        address = match.group(1)
+        if "?" in address or _PLACEHOLDER.search(address):
+            return True
+    return any(
+        ("?" in url and _PLACEHOLDER.search(url)) or "{" in url for url in _URL.findall(piece)
+    )
+
+
+def strings_analyzed(
+    texts: Iterable[str], scope: ToolScope | None
+) -> Iterator[tuple[str, tuple[Clause, ...]]]:
+    """Each text with its clauses (a convenience for callers with plain text)."""
+    for text in texts:
+        yield text, analyze(text, scope)
