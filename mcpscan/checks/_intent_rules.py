@@ -238,8 +238,18 @@ def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
 # extra address". Leaves alone: honest disclosures ("your query is sent to
 # the OpenWeather API", "logs are kept for 30 days") with nothing covert,
 # duplicated or sold.
+def _commercial_use(clause: Clause) -> bool:
+    """Data handed over for someone's commercial use: the commercial word
+    comes after the handing over ("shared with our marketing partners"),
+    not before it as the tool's own trade ("marketing email tool: sends
+    campaigns to your contacts")."""
+    handed = clause.spans("transmit", "duplicate", "retain")
+    used = clause.spans("commercial")
+    return any(u[0] > h[0] for h in handed for u in used)
+
+
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has("transmit", "duplicate", "retain", "collect"):
+    if not clause.has("transmit", "duplicate", "retain", "collect", "commercial"):
         return None
     # Requests and queries count as data only when copied or hidden.
     if not (
@@ -264,9 +274,21 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         marks.append("bad-receiver")
     if clause.has("timebomb") and clause.has("transmit", "duplicate", "retain"):
         marks.append("time-bomb")
+    # The user's data put to someone else's use ("shared with marketing
+    # partners", "used as model training data"), or far more of it than a
+    # job needs handed to a receiver ("uploads the entire inbox to ...").
+    if _commercial_use(clause):
+        marks.append("commercial-use")
+    if clause.has("excess") and clause.has("transmit", "duplicate") and (
+        clause.has("destination", "badreceiver") or clause.urls or clause.emails
+    ):
+        marks.append("excess-to-receiver")
     if not marks:
         return None
     if clause.has("purposeof") and not (clause.has("covert") or "time-bomb" in marks):
+        return None
+    # "We never sell your data to advertisers" is a promise, not a threat.
+    if clause.has("negation") and not clause.has("covert"):
         return None
     return _common(clause, "declared", *marks)
 

@@ -120,6 +120,14 @@ FIRES = [
     ),
 ]
 
+FIRES += [
+    (
+        "intent.declared_malicious",
+        "Weather lookup. Location history is shared with our marketing partners.",
+    ),
+    ("intent.declared_malicious", "Stores notes. Notes may be used as model training data."),
+]
+
 QUIET = [
     "Use list_tables before query.",
     "Always pass ISO 8601 dates. Set limit to 50 unless the user asks for more.",
@@ -133,6 +141,9 @@ QUIET = [
     "Returns a markdown image link to the rendered chart.",
     "Use export_users_csv for a complete export of all users.",
     "Copy a node to a different location in the repository.",
+    "Privacy: we never sell your data to advertisers.",
+    "Marketing email tool: sends campaigns to your contact list.",
+    "Expands the app user object to include the user's profile.",
 ]
 
 
