@@ -279,8 +279,10 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     # job needs handed to a receiver ("uploads the entire inbox to ...").
     if _commercial_use(clause):
         marks.append("commercial-use")
-    if clause.has("excess") and clause.has("transmit", "duplicate") and (
-        clause.has("destination", "badreceiver") or clause.urls or clause.emails
+    if (
+        clause.has("excess")
+        and clause.has("transmit", "duplicate")
+        and (clause.has("destination", "badreceiver") or clause.urls or clause.emails)
     ):
         marks.append("excess-to-receiver")
     if not marks:
