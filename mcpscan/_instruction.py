@@ -465,11 +465,22 @@ def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, fro
 
 
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
-    """The clause records of one string."""
+    """The clause records of one string.
+
+    A clause repeated word for word (padding, a list of identical items) is
+    analysed once and its record reused at each place, so repeated content
+    costs a dictionary lookup rather than a second analysis.
+    """
     clauses: list[Clause] = []
     previous: frozenset[str] = frozenset()
+    seen: dict[tuple[str, frozenset[str]], Clause] = {}
     for start, end in split_clauses(raw):
-        clause = _clause(raw, start, end, scope, previous)
+        key = (raw[start:end], previous)
+        known = seen.get(key)
+        if known is None:
+            clause = seen[key] = _clause(raw, start, end, scope, previous)
+        else:
+            clause = attrs.evolve(known, start=start, end=end)
         clauses.append(clause)
         previous = clause.cues
     return tuple(clauses)
@@ -524,6 +535,9 @@ def _mask_identifiers(text: str) -> str:
     return _MASKABLE.sub(_masked, text)
 
 
+_HITS_PER_CUE = 16
+
+
 def _clause(
     raw: str, start: int, end: int, scope: ToolScope | None, previous: frozenset[str]
 ) -> Clause:
@@ -532,11 +546,19 @@ def _clause(
     cues: set[str] = set()
     first: dict[str, int] = {}
     by_position: dict[int, set[str]] = {}
-    hits = tuple(_cue_hits(_mask_identifiers(text)))
-    for hit_start, _hit_end, cue in hits:
+    kept: list[tuple[int, int, str]] = []
+    per_cue: dict[str, int] = {}
+    for hit in _cue_hits(_mask_identifiers(text)):
+        hit_start, _hit_end, cue = hit
         cues.add(cue)
         first.setdefault(cue, hit_start)
         by_position.setdefault(hit_start, set()).add(cue)
+        # The rules compare a few places of a cue, never hundreds: a cue
+        # repeated throughout a padded clause keeps its first places only.
+        if per_cue.get(cue, 0) < _HITS_PER_CUE:
+            per_cue[cue] = per_cue.get(cue, 0) + 1
+            kept.append(hit)
+    hits = tuple(kept)
     imperative, negated = _imperative(text, by_position)
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)

@@ -56,6 +56,7 @@ _MAX_MESSAGE_CHARS = 500
 _LOG = logging.getLogger("mcpscan")
 # The source of every check of mcpscan's own distribution (``mcpscan[<id>]``).
 _OWN_SOURCE = "mcpscan["
+_OWN_MODULES = "mcpscan.checks."
 
 
 class _NotASignal(TypeError):
@@ -316,7 +317,11 @@ def _wait(job: _Job, limit: float) -> bool:
 
 
 def _built_in(loaded: LoadedCheck) -> bool:
-    return loaded.source.startswith(_OWN_SOURCE)
+    # A built-in check object handed to scan(checks=[...]) is still ours:
+    # it runs on the calling thread like the discovered built-ins.
+    return loaded.source.startswith(_OWN_SOURCE) or type(loaded.check).__module__.startswith(
+        _OWN_MODULES
+    )
 
 
 def _run_each(
