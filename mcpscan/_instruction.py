@@ -43,6 +43,7 @@ __all__ = [
     "analyze",
     "identifier_key",
     "lexicon_languages",
+    "may_instruct",
     "split_clauses",
     "tool_scope",
 ]
@@ -227,7 +228,10 @@ _SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|pyt
 def identifier_key(name: str) -> str:
     """One key for every spelling of a name: ``search_flights``,
     ``search-flights``, ``searchFlights`` and ``SearchFlights`` agree."""
-    return regex.sub(r"[\W_]+", "", name).casefold()
+    return _NAME_SEPARATORS.sub("", name).casefold()
+
+
+_NAME_SEPARATORS = regex.compile(r"[\W_]+")
 
 
 class Scope:
@@ -352,7 +356,10 @@ def _cues_of(text: str) -> frozenset[str]:
 
 
 def _split_name(name: str) -> str:
-    return regex.sub(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return _NAME_BREAK.sub(" ", name)
+
+
+_NAME_BREAK = regex.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _purpose(tool: Tool) -> str:
@@ -462,6 +469,19 @@ def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, fro
         verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
         return bool(verbs), verbs
     return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
+
+
+#: Cues without which no rule can fire: a string holding none of them (and
+#: no markdown link) is not analysed clause by clause.
+_GATE_CUES = ACTION_CUES | {"retain", "commercial", "covert", "conceal", "sampling"}
+
+
+def may_instruct(normalized: str) -> bool:
+    """A cheap test on a whole normalized string: could any clause of it ask
+    the agent for something? One automaton pass, no clause analysis."""
+    if "](" in normalized:
+        return True
+    return any(cue in _GATE_CUES for _s, _e, cue in _cue_hits(normalized))
 
 
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:

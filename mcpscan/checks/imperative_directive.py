@@ -41,7 +41,7 @@ import attrs
 import regex
 
 from .._check import Context
-from .._instruction import ACTION_CUES, Clause, ToolScope, analyze, tool_scope
+from .._instruction import ACTION_CUES, Clause, ToolScope, analyze, may_instruct, tool_scope
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
@@ -410,7 +410,7 @@ class ImperativeDirectiveCheck:
                 yield from self._scan_string(
                     text, itertools.chain((first,), anchors), located, context
                 )
-            if located.field != "name":
+            if located.field != "name" and may_instruct(located.normalized):
                 yield from self._intents(located, scope)
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
