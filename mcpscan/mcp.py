@@ -35,6 +35,7 @@ import regex
 from ._config import Config
 from ._evidence import safe_evidence, shown_value
 from ._model import Report, ScanError, Tool, Verdict
+from ._review_policy import OnReview, UnsafeToolWarning, keeps, validate_on_review
 from ._scan import coerce_snapshot, scan
 from ._snapshot import Snapshot
 
@@ -48,7 +49,9 @@ __all__ = [
     "ConnectError",
     "Guarded",
     "MissingSDKError",
+    "OnReview",
     "ToolLister",
+    "UnsafeToolWarning",
     "guard",
     "scan_server",
     "scan_tools_result",
@@ -166,12 +169,6 @@ def scan_tools_result(
     return tuple(scan(tool, merged, server=server, config=config) for tool in tools)
 
 
-def _held_back(verdict: Verdict, allow_review: bool) -> bool:
-    if verdict is Verdict.QUARANTINE:
-        return True
-    return verdict is Verdict.REVIEW and not allow_review
-
-
 def _next_cursor(page: object) -> str | None:
     # mcp 2.x spells it next_cursor, 1.x nextCursor; an empty cursor ends the listing.
     cursor = getattr(page, "next_cursor", None) or getattr(page, "nextCursor", None)
@@ -212,6 +209,7 @@ async def guard(
     snapshot: Snapshot | Mapping[str, Iterable[Any]] | None = None,
     config: Config | None = None,
     allow_review: bool = False,
+    on_review: OnReview | None = None,
     max_pages: int = DEFAULT_MAX_PAGES,
 ) -> Guarded:
     """List a connected server's tools, scan them, and keep back the unsafe ones.
@@ -221,13 +219,19 @@ async def guard(
     or looping listing raises ``ScanError``). ``server`` is the id this
     server has in ``snapshot``, the other servers' tools the cross-server
     checks compare with. A QUARANTINE tool is always held back; a REVIEW
-    tool is held back unless ``allow_review``.
+    tool follows ``on_review``: ``"hide"`` (the default), ``"warn"`` (kept,
+    with an ``UnsafeToolWarning``) or a callable given the report that
+    returns ``True`` to keep it. ``allow_review=True`` is the older spelling
+    of keeping REVIEW tools silently.
     """
+    policy = validate_on_review(on_review if on_review is not None else "hide")
     _require_sdk()
     server = _server_id(server)
     listed = await _list_all(session, max_pages)
     reports = scan_tools_result({"tools": listed}, server=server, snapshot=snapshot, config=config)
-    keep = [not _held_back(r.verdict, allow_review) for r in reports]
+    keep = [
+        (allow_review and r.verdict is not Verdict.QUARANTINE) or keeps(r, policy) for r in reports
+    ]
     return Guarded(
         tools=tuple(t for t, kept in zip(listed, keep, strict=True) if kept),
         held_back=tuple(r for r, kept in zip(reports, keep, strict=True) if not kept),

@@ -17,8 +17,8 @@ from mcpscan.mcp import (
     ConnectError,
     Guarded,
     MissingSDKError,
+    UnsafeToolWarning,
     _failure,
-    _held_back,
     _reported_name,
     _server_stderr,
     _with_server,
@@ -203,19 +203,25 @@ def test_guard_holds_back_review_unless_allowed() -> None:
     assert lenient.held_back == ()
 
 
-@pytest.mark.parametrize(
-    ("verdict", "allow_review", "held"),
-    [
-        (Verdict.PASS, False, False),
-        (Verdict.PASS, True, False),
-        (Verdict.REVIEW, False, True),
-        (Verdict.REVIEW, True, False),
-        (Verdict.QUARANTINE, False, True),
-        (Verdict.QUARANTINE, True, True),
-    ],
-)
-def test_held_back_rule(verdict: Verdict, allow_review: bool, held: bool) -> None:
-    assert _held_back(verdict, allow_review) is held
+def test_guard_on_review_warns_or_asks_a_callback() -> None:
+    tools = (sdk_tool("add"), sdk_tool("odd", "Add numbers. REVIEWME"))
+    with pytest.warns(UnsafeToolWarning, match="needs review"):
+        warned = run_guard(FakeSession(listing(*tools)), config=REVIEW_RULE, on_review="warn")
+    assert [t.name for t in warned.tools] == ["add", "odd"]
+    asked: list[str] = []
+
+    def ask(report: mcpscan.Report) -> bool:
+        asked.append(report.tool.name)
+        return False
+
+    refused = run_guard(FakeSession(listing(*tools)), config=REVIEW_RULE, on_review=ask)
+    assert asked == ["odd"]
+    assert [r.tool.name for r in refused.held_back] == ["odd"]
+
+
+def test_guard_rejects_an_unknown_on_review() -> None:
+    with pytest.raises(ScanError, match="on_review"):
+        run_guard(FakeSession(listing(sdk_tool("add"))), on_review="show")
 
 
 def test_guard_sees_the_other_servers_in_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
