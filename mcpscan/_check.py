@@ -38,6 +38,12 @@ class Check(Protocol):
 
     ``id`` is stable once published (lower-case words joined by hyphens);
     ``version`` changes whenever the check's results can change.
+
+    Optionally a check also has ``validate_config(config) -> None``, called
+    once when a scan starts, before any tool is read: it raises
+    ``ScanError`` naming the field when the options it reads are wrong (the
+    caller's mistake, raised to the caller). The core knows no check's
+    options; each check validates its own this way.
     """
 
     id: str

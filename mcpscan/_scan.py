@@ -33,7 +33,7 @@ import attrs
 from ._aggregate import aggregate
 from ._check import Context
 from ._config import Config
-from ._evidence import SecretGuard
+from ._evidence import SecretGuard, shown_value
 from ._model import (
     CappedEntry,
     CheckRun,
@@ -108,7 +108,37 @@ def select_checks(
             raise ScanError("checks", f"two checks claim the id {duplicates[0]!r}")
     selected = [c for c in loaded if surface in c.surfaces and config.is_enabled(c.id)]
     selected.sort(key=lambda c: c.id)
-    return selected, problems
+    usable = []
+    for loaded_check in selected:
+        problem = _config_problem(loaded_check, config)
+        if problem is None:
+            usable.append(loaded_check)
+        else:
+            problems.append(problem)
+    return usable, problems
+
+
+def _config_problem(loaded: LoadedCheck, config: Config) -> DegradedEntry | None:
+    """Let a check validate the options it reads (its optional ``validate_config``).
+
+    A ``ScanError`` is the caller's mistake and propagates, naming the field;
+    any other exception is the check's own failure: it does not run, and
+    the report records it as degraded (so the scan cannot PASS by default).
+    """
+    validate = getattr(loaded.check, "validate_config", None)
+    if not callable(validate):
+        return None
+    try:
+        validate(config)
+    except ScanError:
+        raise
+    except Exception as error:  # a plugin's bug must not stop the scan
+        return DegradedEntry(
+            check_id=loaded.id,
+            error_type=type(error).__name__,
+            message=f"validate_config failed: {shown_value(str(error))}",
+        )
+    return None
 
 
 def _message(error: BaseException, guard: SecretGuard) -> str:

@@ -40,7 +40,7 @@ def test_reports_and_configs_pickle() -> None:
     config = Config(custom_patterns=[{"name": "n", "regex": "number"}])
     report = mcpscan.scan({"name": "t", "description": "a number"}, config=config)
     assert pickle.loads(pickle.dumps(report)) == report
-    assert pickle.loads(pickle.dumps(config)).custom_patterns[0].name == "n"
+    assert pickle.loads(pickle.dumps(config)).custom_patterns[0]["name"] == "n"
     parallel = mcpscan.scan_many(_tools(70), workers=2, config=config)
     assert all(r.verdict.value != "pass" for r in parallel)
 

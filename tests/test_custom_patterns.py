@@ -85,14 +85,55 @@ def test_regex_timeout_is_recorded_not_raised() -> None:
     ],
 )
 def test_bad_rules_named(rule: object, field: str) -> None:
+    # The core does not know this check: the check validates its rules
+    # through the plugin interface when a scan starts, and the caller's
+    # mistake is a ScanError naming the entry (never a degraded PASS).
+    config = Config(custom_patterns=[rule])  # type: ignore[list-item]
     with pytest.raises(ScanError) as raised:
-        Config(custom_patterns=[rule])  # type: ignore[list-item]
+        mcpscan.scan(TOOL, config=config)
     assert raised.value.field == field
+    with pytest.raises(ScanError) as direct:
+        CHECK.validate_config(config)
+    assert direct.value.field == field
 
 
 def test_duplicate_rule_names() -> None:
+    config = Config(custom_patterns=[{"name": "a", "regex": "x"}, {"name": "a", "regex": "y"}])
     with pytest.raises(ScanError, match="duplicate"):
-        Config(custom_patterns=[{"name": "a", "regex": "x"}, {"name": "a", "regex": "y"}])
+        mcpscan.scan(TOOL, checks=[CHECK], config=config)
+
+
+def test_rules_must_be_a_list() -> None:
+    with pytest.raises(ScanError) as raised:
+        Config(custom_patterns="rule")  # type: ignore[arg-type]
+    assert raised.value.field == "config.custom_patterns"
+
+
+def test_rules_are_read_only_once_configured() -> None:
+    rule = {"name": "a", "regex": "x"}
+    config = Config(custom_patterns=[rule])
+    rule["regex"] = "y"  # the caller's dict changes later; the config does not
+    assert config.custom_patterns[0]["regex"] == "x"
+    with pytest.raises(TypeError):
+        config.custom_patterns[0]["regex"] = "z"  # type: ignore[index]
+
+
+def test_a_failing_validate_config_degrades_that_check_only() -> None:
+    class Broken:
+        id = "broken-options"
+        version = "1"
+
+        def validate_config(self, config: Config) -> None:
+            raise RuntimeError("options table missing")
+
+        def run(self, tool: object, context: object) -> list[object]:
+            raise AssertionError("a check whose validation failed must not run")
+
+    report = mcpscan.scan(TOOL, checks=[Broken(), CHECK])
+    assert [(d.check_id, d.error_type) for d in report.coverage.degraded] == [
+        ("broken-options", "RuntimeError")
+    ]
+    assert report.verdict is not mcpscan.Verdict.PASS
 
 
 def test_evolved_config_keeps_rules() -> None:

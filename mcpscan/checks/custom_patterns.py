@@ -7,10 +7,12 @@ Each rule is a mapping::
      "description": "Our internal host must not appear in third-party tools",
      "surfaces": ["description", "inputSchema"], "normalized": False}
 
-Only ``name`` and ``regex`` are required. Patterns are compiled with the
-``regex`` module when the ``Config`` is built (a bad one is a ``ScanError``
-naming the entry) and matched with a timeout; a timeout is recorded as a
-cap, never raised. The check is silent when the config has no rules.
+Only ``name`` and ``regex`` are required. The rules are validated through
+the plugin interface (``validate_config``, called when a scan starts: a bad
+one is a ``ScanError`` naming the entry), compiled with the ``regex``
+module (whose cache keeps a compiled pattern for the next tool) and matched
+with a timeout; a timeout is recorded as a cap, never raised. The check is
+silent when the config has no rules.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import attrs
 import regex
 
 from .._check import Context
+from .._config import Config
 from .._model import ScanError, Signal, Tier, Tool
 
 __all__ = ["CHECK", "CustomPatternsCheck", "CustomRule", "validate_patterns"]
@@ -129,8 +132,12 @@ class CustomPatternsCheck:
     version = "1"
     surfaces = ("definition", "output", "arguments")
 
+    def validate_config(self, config: Config) -> None:
+        """Raise ``ScanError`` naming the first bad rule of ``config``."""
+        validate_patterns(tuple(config.custom_patterns))
+
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
-        for rule in context.config.custom_patterns:
+        for rule in validate_patterns(tuple(context.config.custom_patterns)):
             yield from self._run_rule(rule, context)
 
     def _run_rule(self, rule: CustomRule, context: Context) -> Iterator[Signal]:
