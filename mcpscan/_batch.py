@@ -9,7 +9,7 @@ as plain picklable values and are returned in input order.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._config import Config
@@ -37,7 +37,22 @@ def _scan_chunk(tools: Sequence[Tool]) -> list[Report]:
     return [scan(tool, snapshot, config=config) for tool in tools]
 
 
-def _as_tool(item: object, index: int) -> Tool:
+def check_progress(
+    progress: Callable[[int, int], None] | None,
+) -> Callable[[int, int], None]:
+    """``progress`` itself (a callable or None, then a no-op), or ``ScanError``."""
+    if progress is None:
+        return _no_progress
+    if not callable(progress):
+        raise ScanError("progress", "expected a callable taking (done, total)")
+    return progress
+
+
+def _no_progress(_done: int, _total: int) -> None:
+    return None
+
+
+def as_batch_item(item: object, index: int) -> Tool:
     """A batch item: a ``Tool``, a ``(server, tool)`` pair, or an MCP mapping."""
     try:
         if isinstance(item, tuple) and len(item) == 2:
@@ -54,6 +69,7 @@ def scan_many(
     *,
     workers: int | None = None,
     config: Config | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Report]:
     """Scan many tools, in parallel processes; reports in input order.
 
@@ -61,17 +77,23 @@ def scan_many(
     mappings. ``workers`` is the number of processes (default: the CPU
     count); with 1, or fewer tools than one chunk, everything runs in this
     process. Only the registered checks run (a check object cannot be sent
-    to another process reliably). Raises ``ScanError`` naming a bad item
-    before any work starts.
+    to another process reliably). ``progress(done, total)``, when given, is
+    called in this process as tools finish (the CLI draws it on a terminal).
+    Raises ``ScanError`` naming a bad item before any work starts.
     """
     cfg = coerce_config(config)
     snap = coerce_snapshot(snapshot)
-    items = [_as_tool(item, index) for index, item in enumerate(tools)]
+    report_progress = check_progress(progress)
+    items = [as_batch_item(item, index) for index, item in enumerate(tools)]
     count = workers if workers is not None else (os.cpu_count() or 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ScanError("workers", f"expected a positive integer, got {shown_value(workers)}")
     if count == 1 or len(items) <= _CHUNK:
-        return [scan(tool, snap, config=cfg) for tool in items]
+        reports = []
+        for tool in items:
+            reports.append(scan(tool, snap, config=cfg))
+            report_progress(len(reports), len(items))
+        return reports
     # Imported here: the process pool machinery is costly to import and only
     # batch callers need it.
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
@@ -80,5 +102,8 @@ def scan_many(
     with ProcessPoolExecutor(
         max_workers=count, initializer=_init_worker, initargs=(snap, cfg)
     ) as pool:
-        results = pool.map(_scan_chunk, chunks)
-        return [report for chunk in results for report in chunk]
+        reports = []
+        for chunk_reports in pool.map(_scan_chunk, chunks):
+            reports.extend(chunk_reports)
+            report_progress(len(reports), len(items))
+        return reports

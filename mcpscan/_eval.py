@@ -351,8 +351,12 @@ def _describe(outcome: Outcome) -> dict[str, Any]:
 
 
 def evaluate(
-    entries: Iterable[CorpusEntry], thresholds: Thresholds, config: Config | None = None
+    entries: Iterable[CorpusEntry],
+    thresholds: Thresholds,
+    config: Config | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> EvalResult:
+    entries = list(entries)
     outcomes = []
     for entry in entries:
         try:
@@ -361,4 +365,6 @@ def evaluate(
             raise ScanError(f"{entry.source}.{error.field}", error.problem) from None
         rule_ids = tuple(sorted({s.rule_id for s in report.signals}))
         outcomes.append(Outcome(entry=entry, verdict=report.verdict, rule_ids=rule_ids))
+        if progress is not None:
+            progress(len(outcomes), len(entries))
     return EvalResult(outcomes=tuple(outcomes), thresholds=thresholds)

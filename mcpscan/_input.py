@@ -5,8 +5,10 @@ Accepted shapes:
 * a JSON-RPC ``tools/list`` response: ``{"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}``;
 * ``{"tools": [...]}``;
 * a bare list of tools;
-* one tool object (it has a ``name``);
+* one tool object (it has a ``name``, or is an OpenAI ``{"type": "function"}``);
 * a snapshot: ``{"servers": {"<id>": <any of the shapes above>}}``.
+
+Each tool may be in the MCP, Anthropic or OpenAI shape (see ``_shapes``).
 """
 
 from __future__ import annotations
@@ -149,7 +151,8 @@ def _located_list(value: object, where: str) -> tuple[tuple[Any, ...], str | Non
             if not isinstance(tools, list):
                 raise ScanError(f"{where}.tools", "expected a list of tools")
             return tuple(tools), _joined(where, "tools")
-        if "name" in value:
+        if "name" in value or value.get("type") == "function":
+            # One tool; OpenAI Chat Completions keeps the name inside "function".
             return (value,), None
     raise ScanError(
         where or "document",

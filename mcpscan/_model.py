@@ -432,7 +432,9 @@ class Tool:
     def from_mcp(cls, obj: object, *, server: str | None = None) -> Tool:
         """Build a Tool from an MCP ``Tool`` object or mapping.
 
-        Accepts a mapping with MCP's camelCase keys, an existing ``Tool``
+        Accepts a mapping with MCP's camelCase keys, the tool shapes of the
+        Anthropic Messages API (``input_schema``) and of OpenAI Chat
+        Completions and Responses (``{"type": "function", ...}``), an existing ``Tool``
         (re-homed to ``server`` when one is given), or any object with the
         same attributes (such as the MCP SDK's ``mcp.types.Tool``).
         Raises ``ScanError`` naming the field when the input is malformed.
@@ -444,6 +446,10 @@ class Tool:
         # SDK models to their MCP mapping: mcp 2.x names the attributes in snake_case.
         obj = plain(obj)
         if isinstance(obj, Mapping):
+            # Anthropic and OpenAI tool shapes become MCP keys (or ScanError).
+            from ._shapes import as_mcp  # noqa: PLC0415
+
+            obj = as_mcp(obj)
             get = obj.get
         elif hasattr(obj, "name") and hasattr(obj, "inputSchema"):
             # Pydantic models (the MCP SDK) expose the MCP keys as attributes.

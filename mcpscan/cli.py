@@ -31,6 +31,7 @@ from ._eval import Thresholds, evaluate, load_corpus
 from ._input import loads, read_document
 from ._model import Report, ScanError, Tool, Verdict
 from ._plugins import discover
+from ._progress import terminal_progress
 from ._scan import scan
 from ._screen import Decision, screen_call
 from ._snapshot import Snapshot
@@ -174,11 +175,14 @@ def _scan_document(value: object, default_server: str, args: argparse.Namespace)
     servers = _tools_of(value, default_server, args.path)
     snapshot = Snapshot.from_servers(servers)
     config = incomplete_config(args)
-    return [
-        scan(tool, snapshot, server=server, config=config)
-        for server, tools in servers.items()
-        for tool in tools
-    ]
+    work = [(server, tool) for server, tools in servers.items() for tool in tools]
+    progress = terminal_progress(sys.stderr, "tools", len(work))
+    reports = []
+    for server, tool in work:
+        reports.append(scan(tool, snapshot, server=server, config=config))
+        if progress is not None:
+            progress(len(reports), len(work))
+    return reports
 
 
 def _summary(reports: Sequence[Report]) -> dict[str, int]:
@@ -324,7 +328,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         require_malicious=not args.benign_only,
         require_non_malicious=not args.malicious_only,
     )
-    result = evaluate(entries, thresholds)
+    progress = terminal_progress(sys.stderr, "entries", len(entries))
+    result = evaluate(entries, thresholds, progress=progress)
     if args.format == "json":
         report = result.to_dict()
         if args.summary:
