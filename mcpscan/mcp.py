@@ -171,7 +171,9 @@ def scan_tools_result(
 
 def _next_cursor(page: object) -> str | None:
     # mcp 2.x spells it next_cursor, 1.x nextCursor; an empty cursor ends the listing.
-    cursor = getattr(page, "next_cursor", None) or getattr(page, "nextCursor", None)
+    # Asking 2.x models for the 1.x spelling warns (FastMCP re-exports them so).
+    spelling = "next_cursor" if hasattr(page, "next_cursor") else "nextCursor"
+    cursor = getattr(page, spelling, None)
     return cursor if isinstance(cursor, str) and cursor else None
 
 

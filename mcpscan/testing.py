@@ -21,17 +21,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
 from ._config import Config
 from ._eval import CorpusEntry, load_corpus
-from ._model import Report, Signal, Tier, Verdict
+from ._evidence import shown_value
+from ._model import Report, ScanError, Signal, Tier, Verdict
 from ._output import scan_output
 from ._scan import scan
 
-__all__ = ["CorpusOutcome", "assert_fires", "assert_quiet", "run_check", "run_corpus"]
+__all__ = [
+    "CorpusOutcome",
+    "assert_clean",
+    "assert_fires",
+    "assert_quiet",
+    "run_check",
+    "run_corpus",
+]
 
 
 def run_check(
@@ -119,6 +127,29 @@ def assert_quiet(
         return
     if report.signals:
         raise AssertionError(f"expected no signal; got:\n  {_describe(report.signals)}")
+
+
+def assert_clean(
+    reports: Iterable[Report], *, fail_on: Literal["review", "quarantine"] = "review"
+) -> None:
+    """Assert no report is flagged: for server authors testing their own tools.
+
+    ``reports`` are the reports of a server's tools (``scan_many``,
+    ``mcpscan.mcp.scan_tools_result``, ``mcpscan.fastmcp.scan_fastmcp_server``).
+    ``fail_on="review"`` fails on any REVIEW or QUARANTINE, ``"quarantine"``
+    only on QUARANTINE. A report that did not read the whole tool counts as
+    its verdict says (never PASS), so a tool too large to check fails too.
+    """
+    if fail_on not in ("review", "quarantine"):
+        raise ScanError("fail_on", "expected 'review' or 'quarantine'")
+    worst = {Verdict.QUARANTINE} | ({Verdict.REVIEW} if fail_on == "review" else set())
+    flagged = [r for r in reports if r.verdict in worst]
+    if flagged:
+        rows = [
+            f"{shown_value(r.tool.name)}: {r.verdict.value}\n  {_describe(r.signals)}"
+            for r in flagged
+        ]
+        raise AssertionError(f"{len(flagged)} tool(s) would be flagged:\n" + "\n".join(rows))
 
 
 @attrs.frozen
