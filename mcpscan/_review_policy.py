@@ -22,7 +22,7 @@ from typing import Literal, TypeAlias
 from ._evidence import shown_value
 from ._model import Report, ScanError, Verdict
 
-__all__ = ["OnReview", "UnsafeToolWarning", "keeps", "validate_on_review"]
+__all__ = ["OnReview", "UnsafeToolWarning", "held_back_message", "keeps", "validate_on_review"]
 
 #: ``"hide"``, ``"warn"``, or a callable deciding from the report.
 OnReview: TypeAlias = Literal["hide", "warn"] | Callable[[Report], bool]
@@ -57,8 +57,18 @@ def keeps(report: Report, on_review: OnReview = "hide") -> bool:
     raise ScanError("on_review", "expected 'hide', 'warn' or a callable taking a Report")
 
 
+def held_back_message(report: Report) -> str:
+    """A log line for a tool an adapter did not show: its name, verdict and rule ids."""
+    return (
+        f"tool {shown_value(report.tool.name)} held back: {report.verdict.value} ({_rules(report)})"
+    )
+
+
 def _review_message(report: Report) -> str:
+    return f"tool {shown_value(report.tool.name)} needs review ({_rules(report)}); kept"
+
+
+def _rules(report: Report) -> str:
     # Rule ids only: evidence can carry attacker text, and warnings often end
     # up in logs that render it; the name is attacker text too, so it is escaped.
-    rules = sorted({signal.rule_id for signal in report.signals})
-    return f"tool {shown_value(report.tool.name)} needs review ({', '.join(rules)}); kept"
+    return ", ".join(sorted({signal.rule_id for signal in report.signals}))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from mcpscan import Signal, Tier
+from mcpscan import Config, Report, Signal, Tier, Verdict
+from mcpscan.mcp import UnsafeToolWarning
 
 
 class FixedCheck:
@@ -79,3 +83,69 @@ def count_decodings(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(decode_then_confirm, "_candidate_decodings", counting)
     return count
+
+
+# A user rule that makes the demo server's word_count reviewable: a REVIEW
+# verdict that does not depend on how the built-in wording checks evolve.
+WORDS_NEED_REVIEW = Config(custom_patterns=[{"name": "needs-review", "regex": "words"}])
+
+
+class KeepAndRecord:
+    """An ``on_review`` callback that keeps every REVIEW tool and records the reports."""
+
+    def __init__(self) -> None:
+        self.asked: list[Report] = []
+
+    def __call__(self, report: Report) -> bool:
+        self.asked.append(report)
+        return True
+
+
+def review_policies(ask: KeepAndRecord) -> list[dict[str, Any]]:
+    """A framework adapter's options for: the default, then word_count hidden, warned, asked."""
+    return [
+        {},
+        {"config": WORDS_NEED_REVIEW},
+        {"config": WORDS_NEED_REVIEW, "on_review": "warn"},
+        {"config": WORDS_NEED_REVIEW, "on_review": ask},
+    ]
+
+
+@contextlib.contextmanager
+def adapter_notices(
+    caplog: pytest.LogCaptureFixture,
+) -> Iterator[list[warnings.WarningMessage]]:
+    """Every warning raised inside, and the adapters' log lines at WARNING in ``caplog``."""
+    with (
+        caplog.at_level(logging.WARNING, logger="mcpscan"),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
+        yield caught
+
+
+def assert_policies_applied(
+    offered: list[list[str]],
+    ask: KeepAndRecord,
+    caught: list[warnings.WarningMessage],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What an agent was offered from the demo server under each of ``review_policies``."""
+    default, hidden, warned, by_callback = offered
+    # The poisoned tool is QUARANTINE: never offered, whatever the policy.
+    assert default == ["add", "word_count"]
+    # A REVIEW tool: hidden by default, kept with a warning, or kept when the callback says so.
+    assert hidden == ["add"]
+    assert warned == by_callback == ["add", "word_count"]
+    review_warnings = [w for w in caught if issubclass(w.category, UnsafeToolWarning)]
+    assert review_warnings
+    assert all("word_count" in str(w.message) for w in review_warnings)
+    # The callback is asked about REVIEW tools only; quarantine is never negotiable.
+    assert {(r.tool.name, r.tool.server, r.verdict) for r in ask.asked} == {
+        ("word_count", "demo", Verdict.REVIEW)
+    }
+    # Every tool held back is logged: name, verdict and rule ids, never the attacker's text.
+    held = [record.getMessage() for record in caplog.records if record.name == "mcpscan"]
+    assert any('"sync_settings" held back: quarantine' in line for line in held)
+    assert any('"word_count" held back: review' in line for line in held)
+    assert not any("mcp.json" in line for line in held)
