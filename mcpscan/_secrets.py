@@ -331,6 +331,8 @@ def _printable_text(raw: bytes) -> str | None:
         return None
     if not decoded:
         return None
+    if decoded.isprintable():
+        return decoded  # the common case, without a loop over characters
     printable = sum(1 for char in decoded if char.isprintable() or char in "\n\r\t")
     return decoded if printable >= 0.95 * len(decoded) else None
 
