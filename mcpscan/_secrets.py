@@ -46,11 +46,13 @@ import ahocorasick
 __all__ = [
     "KINDS",
     "SecretMatch",
+    "SecretScan",
     "base62_crc32",
     "credential_value",
     "find_secret_spans",
     "find_secrets",
     "scan_secrets",
+    "scan_secrets_counted",
     "shannon_entropy",
 ]
 
@@ -1083,9 +1085,13 @@ class _Budget:
         self.accepted = limit
         self.judged = None if limit is None else limit * 10
         self.exhausted = False
+        # The work done, whatever the limit (for SecretScan.within).
+        self.spent = 0
+        self.taken = 0
 
     def spend(self) -> bool:
         """Account for one candidate about to be judged."""
+        self.spent += 1
         if self.judged is None:
             return True
         if self.judged <= 0 or (self.accepted is not None and self.accepted <= 0):
@@ -1095,6 +1101,7 @@ class _Budget:
         return True
 
     def accept(self) -> None:
+        self.taken += 1
         if self.accepted is not None:
             self.accepted -= 1
 
@@ -1313,17 +1320,52 @@ def scan_secrets(text: str, max_candidates: int | None = None) -> tuple[list[Sec
     """``find_secrets`` with a budget: at most ``max_candidates`` matches
     (and ten times as many candidates judged). Returns the matches and
     whether the budget ran out (the rest of the text was not examined)."""
-    if len(text) < 8:
-        return [], False
     budget = _Budget(max_candidates)
+    return _scan(text, budget), budget.exhausted
+
+
+class SecretScan(NamedTuple):
+    """A whole-text scan (not cut by a budget): its matches and the work it took.
+
+    A scan repeats on the same string (the embedded-secret check, the
+    quotes that must not cut a secret in half, the output guard); on a
+    megabyte each pass costs a quarter of a second. The caller keeps this
+    result with the string and asks ``within`` whether it also answers a
+    budgeted call.
+    """
+
+    matches: tuple[SecretMatch, ...]
+    judged: int  # candidates judged
+    accepted: int  # candidates accepted
+
+    def within(self, max_candidates: int | None) -> bool:
+        """Whether ``scan_secrets(text, max_candidates)`` would run out of
+        budget nowhere, and so return these matches, uncut: it judges the
+        same candidates in the same order while its budget lasts."""
+        if max_candidates is None:
+            return True
+        return self.judged <= max_candidates * 10 and self.accepted < max_candidates
+
+
+def scan_secrets_counted(text: str, max_candidates: int | None = None) -> tuple[SecretScan, bool]:
+    """``scan_secrets`` with the work it took. Uncut, the result is the
+    whole-text scan (see ``SecretScan``)."""
+    budget = _Budget(max_candidates)
+    matches = _scan(text, budget)
+    return SecretScan(tuple(matches), budget.spent, budget.taken), budget.exhausted
+
+
+def _scan(text: str, budget: _Budget) -> list[SecretMatch]:
+    if len(text) < 8:
+        return []
     matches = sorted(_provider_matches(text, budget), key=lambda m: m.start)
     if len(text) >= ENTROPY_MIN_LENGTH:
         matches.extend(_entropy_candidates(text, budget, _disjoint(matches)))
     if matches and _REDACTED_OPEN in text:
         matches = _outside_markers(text, matches)
     if not matches:
-        return matches, budget.exhausted
-    return _select(_aws_pairing(matches)), budget.exhausted
+        return matches
+    return _select(_aws_pairing(matches))
 
 
 def _disjoint(sorted_matches: list[SecretMatch]) -> list[SecretMatch]:
