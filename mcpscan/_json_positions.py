@@ -28,14 +28,16 @@ from ._walk import _child_path as child_path
 
 __all__ = ["Region", "SourceMap"]
 
-# One JSON token after optional whitespace: a string literal (the unrolled
-# form stays linear on a megabyte-long string), a structural character, or
-# a bare literal (number, true, false, null).
-_TOKEN = re.compile(
-    r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\]:,])|([^ \t\r\n{}\[\]:,"]+))', re.DOTALL
-)
+# One JSON token: a string literal (the unrolled form stays linear on a
+# megabyte-long string), a structural character, or a bare literal (number,
+# true, false, null).
+_TOKEN = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\]:,])|([^ \t\r\n{}\[\]:,"]+)', re.DOTALL)
+# The whitespace between tokens, skipped by its own pattern: inside the
+# token pattern, a search over a long run of spaces was quadratic (each
+# start ate the rest of the run, then failed).
+_SPACE = re.compile(r"[ \t\r\n]*")
 # SARIF's default newlineSequences are CR LF and LF: a lone CR does not end a line.
-_NEWLINE = "\n"
+_NEWLINE = re.compile("\n")
 # The server id every report matches when the document has one list of tools.
 _ANY_SERVER = "\x00"
 
@@ -84,6 +86,8 @@ def _string_offsets(text: str) -> tuple[dict[str, list[int]], dict[str, list[int
     stack: list[_Frame] = []
     position = 0
     while True:
+        space = _SPACE.match(text, position)
+        position = space.end() if space is not None else position
         match = _TOKEN.match(text, position)
         if match is None or match.end() == position:
             break
@@ -176,7 +180,7 @@ class SourceMap:
     def __init__(self, text: str) -> None:
         self._text = text
         self._values, self._keys = _string_offsets(text)
-        self._line_starts = [0] + [m.end() for m in re.finditer(_NEWLINE, text)]
+        self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self._tools = self._tool_paths(text)
 
     @staticmethod

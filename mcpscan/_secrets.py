@@ -174,7 +174,8 @@ def shannon_entropy(value: str) -> float:
     if not value:
         return 0.0
     size = len(value)
-    return -sum(count / size * math.log2(count / size) for count in Counter(value).values())
+    # A list, not a generator: the same sum in the same order, faster.
+    return -sum([count / size * math.log2(count / size) for count in Counter(value).values()])
 
 
 # Runs of one character class; ``len(findall) - 1`` is the number of class
@@ -1146,7 +1147,10 @@ def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
     start = match.start() + match.group().find(value)
     context = _credential_context(text, start)
     threshold = ENTROPY_THRESHOLD_WITH_CONTEXT if context else ENTROPY_THRESHOLD
-    if shannon_entropy(value) < threshold or _is_encoded_text(value):
+    # Both tests are pure; the cheaper one goes first (base64 padding of
+    # harmless text, ten thousand blobs of it, is decoded and dropped
+    # without counting its characters' entropy).
+    if _is_encoded_text(value) or shannon_entropy(value) < threshold:
         return None
     confidence = ENTROPY_WITH_CONTEXT if context else ENTROPY_BARE
     label = "high-entropy value after a credential word" if context else "high-entropy string"
