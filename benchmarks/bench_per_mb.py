@@ -5,14 +5,21 @@ it can be run alone on a busy machine):
 
     python benchmarks/bench_per_mb.py [--rounds 5] [--json results.json]
 
-Realistic text is real tool descriptions (``corpus/captured.jsonl`` and
-``../shared/corpora/real-benign.jsonl``) concatenated, not one repeated
-sentence, cut at 10 KB, 100 KB and 1 MB. Adversarial text is 1 MB of each
-kind that once cost far more than its size: U+FDFA (NFKC expands it 18x),
-near-miss directive text, padding base64 blobs ahead of an encoded command,
-and NUL/BEL control characters. Targets: realistic 1 MB <= 1 s with cost
+Realistic text is real tool descriptions, concatenated in file order (not
+one repeated sentence): the captured servers of ``corpus/captured.jsonl``,
+the benign entries of the project's test corpus (``corpus/*.jsonl``) and
+``shared/corpora/real-benign.jsonl`` when it is beside the repository (or
+in a folder above it); cut at 10 KB, 100 KB and 1 MB. Adversarial text is
+1 MB of each kind that once cost far more than its size: U+FDFA (NFKC
+expands it 18x), near-miss directive text, padding base64 blobs ahead of
+an encoded command, and NUL/BEL control characters. Each is run through
+``scan`` (as a description), ``scan_output`` (as a tool result) and
+``screen_call`` (as an argument). Targets: realistic 1 MB <= 1 s with cost
 per MB from 10 KB to 1 MB growing <= 1.5x; each adversarial 1 MB <= 2 s.
-Every figure is a median of ``--rounds`` runs in this one process.
+Every figure is a median of ``--rounds`` runs in this one process, as
+wall-clock time and as CPU time of the process (on a shared machine the
+CPU time is the steadier figure: other processes' load inflates the wall
+time, not the work done).
 """
 
 from __future__ import annotations
@@ -25,30 +32,46 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import mcpscan
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = (
-    ROOT / "corpus" / "captured.jsonl",
-    ROOT.parent / "shared" / "corpora" / "real-benign.jsonl",
-)
 MB = 1_000_000
+
+
+def _shared_corpus() -> Path | None:
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / "corpora" / "real-benign.jsonl"
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _sources() -> list[Path]:
+    corpus = ROOT / "corpus"
+    tests_corpus = sorted(p for p in corpus.glob("*.jsonl") if p.name != "captured.jsonl")
+    shared = _shared_corpus()
+    return [corpus / "captured.jsonl", *tests_corpus, *([shared] if shared else [])]
+
+
+def _descriptions(path: Path) -> Iterator[str]:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        if entry.get("label", "benign") != "benign":
+            continue  # attacks and hard negatives are not what servers publish
+        description = entry["tool"].get("description")
+        if isinstance(description, str) and description:
+            yield description
 
 
 def realistic_text(size: int) -> str:
     """Real descriptions joined by blank lines, repeated in order to ``size``."""
-    texts: list[str] = []
-    for path in SOURCES:
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    description = json.loads(line)["tool"].get("description")
-                    if isinstance(description, str) and description:
-                        texts.append(description)
+    texts = [text for path in _sources() for text in _descriptions(path)]
     body = "\n\n".join(texts)
     return (body * (size // len(body) + 1))[:size]
 
@@ -80,38 +103,67 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
 }
 
 
-def _median_seconds(run: Callable[[], object], rounds: int) -> float:
-    run()  # warm lazily built tables
-    times = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+class _Timing:
+    """Medians of repeated runs: wall-clock and process CPU seconds."""
+
+    def __init__(self, run: Callable[[], object], rounds: int) -> None:
+        run()  # warm lazily built tables
+        wall, cpu = [], []
+        for _ in range(rounds):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+        self.wall = statistics.median(wall)
+        self.cpu = statistics.median(cpu)
+
+    def figures(self) -> dict[str, float]:
+        return {"median_s": round(self.wall, 3), "cpu_median_s": round(self.cpu, 3)}
 
 
 def _scan(text: str) -> Callable[[], object]:
     return lambda: mcpscan.scan({"name": "bench", "description": text}, server="bench")
 
 
+def _scan_output(text: str) -> Callable[[], object]:
+    result = {"content": [{"type": "text", "text": text}]}
+    tool = {"name": "bench", "description": "Reads a note."}
+    return lambda: mcpscan.scan_output(result, tool=tool, server="bench")
+
+
 def _screen(text: str) -> Callable[[], object]:
     return lambda: mcpscan.screen_call("bench", {"text": text})
 
 
+ENTRY_POINTS: dict[str, Callable[[str], Callable[[], object]]] = {
+    "scan": _scan,
+    "scan_output": _scan_output,
+    "screen_call": _screen,
+}
+
+
 def bench_realistic(sizes: Sequence[int], rounds: int) -> dict[str, Any]:
-    series = []
-    for size in sizes:
-        text = realistic_text(size)
-        seconds = _median_seconds(_scan(text), rounds)
-        series.append(
-            {
-                "bytes": size,
-                "median_s": round(seconds, 3),
-                "s_per_mb": round(seconds * MB / size, 3),
-            }
-        )
-    growth = series[-1]["s_per_mb"] / series[0]["s_per_mb"]
-    return {"series": series, "growth_per_mb_first_to_last": round(growth, 2)}
+    out: dict[str, Any] = {}
+    for entry, build in ENTRY_POINTS.items():
+        series = []
+        for size in sizes:
+            timing = _Timing(build(realistic_text(size)), rounds)
+            series.append(
+                {
+                    "bytes": size,
+                    **timing.figures(),
+                    "s_per_mb": round(timing.wall * MB / size, 3),
+                    "cpu_s_per_mb": round(timing.cpu * MB / size, 3),
+                }
+            )
+        out[entry] = {
+            "series": series,
+            "growth_per_mb_first_to_last": round(series[-1]["s_per_mb"] / series[0]["s_per_mb"], 2),
+            "cpu_growth_per_mb_first_to_last": round(
+                series[-1]["cpu_s_per_mb"] / series[0]["cpu_s_per_mb"], 2
+            ),
+        }
+    return out
 
 
 def bench_adversarial(size: int, rounds: int) -> dict[str, Any]:
@@ -120,10 +172,9 @@ def bench_adversarial(size: int, rounds: int) -> dict[str, Any]:
         text = build(size)
         report = mcpscan.scan({"name": "bench", "description": text}, server="bench")
         out[name] = {
-            "scan_median_s": round(_median_seconds(_scan(text), rounds), 3),
-            "screen_call_median_s": round(_median_seconds(_screen(text), rounds), 3),
             "verdict": report.verdict.value,
             "caps": sorted({c.limit for c in report.coverage.capped}),
+            **{entry: _Timing(run(text), rounds).figures() for entry, run in ENTRY_POINTS.items()},
         }
     return out
 
@@ -132,17 +183,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--only", choices=("realistic", "adversarial"), help="run one of the two series"
+    )
     args = parser.parse_args(argv)
-    results = {
+    results: dict[str, Any] = {
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
             "load_average": [round(x, 2) for x in os.getloadavg()],
         },
-        "realistic": bench_realistic((10_000, 100_000, MB), args.rounds),
-        "adversarial_1mb": bench_adversarial(MB, args.rounds),
+        "sources": [str(path.relative_to(path.parents[1])) for path in _sources()],
     }
+    if args.only != "adversarial":
+        results["realistic"] = bench_realistic((10_000, 100_000, MB), args.rounds)
+    if args.only != "realistic":
+        results["adversarial_1mb"] = bench_adversarial(MB, args.rounds)
+    results["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     text = json.dumps(results, indent=2, sort_keys=True)
     print(text)
     if args.json:

@@ -24,7 +24,8 @@ characters, in any letter case, wherever it appears in the output.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import regex
 
@@ -86,13 +87,18 @@ def shown_value(value: object, limit: int = 80) -> str:
     return safe_evidence(repr(value), limit)
 
 
-def widen_outside_secrets(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen ``[start, end)`` so it never cuts a secret of ``text`` in half.
+def widen_outside_secrets(
+    text: str, start: int, end: int, spans: Sequence[tuple[int, int, str]] | None = None
+) -> tuple[int, int]:
+    """Widen ``[start, end)`` so it never cuts a secret of ``text`` in half
+    (``spans``: ``find_secret_spans(text)``, when the caller has it).
 
     Redaction recognises a secret by its whole shape; a window that kept
     only its second half would show that half unredacted.
     """
-    for span_start, span_end, _kind in _secrets.find_secret_spans(text):
+    if spans is None:
+        spans = _secrets.find_secret_spans(text)
+    for span_start, span_end, _kind in spans:
         if span_start < start < span_end:
             start = span_start
         if span_start < end < span_end:
@@ -155,11 +161,22 @@ def _pieces(secret: str) -> set[str]:
     return {lowered[i : i + LEAK_WINDOW] for i in range(len(lowered) - LEAK_WINDOW + 1)}
 
 
+class SpannedText(Protocol):
+    """A text that knows the secrets in it (``_walk.LocatedString``)."""
+
+    @property
+    def raw(self) -> str: ...
+
+    def secret_spans(self) -> Sequence[tuple[int, int, str]]: ...
+
+
 class SecretGuard:
     """Masks, in any output text, every piece of a secret found in the input.
 
-    ``texts`` are the input's strings (every walked string and object key).
-    They are searched for secrets only when the first output text is
+    ``texts`` are the input's strings (every walked string and object key),
+    each a ``str`` or a walked string that knows its own secrets (its
+    ``raw`` text and ``secret_spans()``, found once per scan and shared with
+    the quotes cut from it). They are searched only when the first output text is
     guarded: a tool without findings costs nothing. A piece is eight
     characters of a secret compared case-insensitively, so a lower-cased,
     stemmed or truncated quote of a key is caught as surely as the key.
@@ -169,15 +186,20 @@ class SecretGuard:
 
     __slots__ = ("_pieces", "_texts")
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    def __init__(self, texts: Iterable[str | SpannedText]) -> None:
         self._texts = texts
         self._pieces: frozenset[str] | None = None
 
     def _known(self) -> frozenset[str]:
         if self._pieces is None:
             pieces: set[str] = set()
-            for text in self._texts:
-                for start, end, _kind in _secrets.find_secret_spans(text):
+            for item in self._texts:
+                spans: Sequence[tuple[int, int, str]]
+                if isinstance(item, str):
+                    text, spans = item, _secrets.find_secret_spans(item)
+                else:
+                    text, spans = item.raw, item.secret_spans()
+                for start, end, _kind in spans:
                     pieces |= _pieces(text[start:end])
             self._pieces = frozenset(pieces)
         return self._pieces

@@ -160,7 +160,7 @@ def _safe_cap(entry: CappedEntry, guard: SecretGuard) -> CappedEntry:
 
 def view_guard(view: ToolView) -> SecretGuard:
     """The guard that keeps the secrets of ``view``'s input out of output."""
-    return SecretGuard(itertools.chain((s.raw for s in view.strings), view.keys))
+    return SecretGuard(itertools.chain(view.strings, view.keys))
 
 
 @attrs.frozen

@@ -22,6 +22,7 @@ from ._evidence import widen_outside_secrets
 from ._frozen import FrozenList
 from ._model import CappedEntry, ScanError, Tool
 from ._normalize import normalize, normalize_bounded
+from ._secrets import SecretMatch, SecretScan, scan_secrets_counted
 
 __all__ = ["LocatedString", "Quote", "ToolView", "view_tool"]
 
@@ -64,7 +65,23 @@ class _Token(NamedTuple):
     raw_end: int
 
 
-def _align(raw: str, normalized: str) -> list[_Token] | None:
+class _Alignment(NamedTuple):
+    """The words of a normalized string paired with their raw words: one
+    entry per normalized word, in parallel lists (a megabyte of text has
+    some 150,000 words; one object each cost more than the alignment)."""
+
+    starts: list[int]  # offset of the word in the normalized text
+    words: list[str]
+    raw_starts: list[int]  # the raw word it came from
+    raw_ends: list[int]
+
+    def token(self, index: int) -> _Token:
+        return _Token(
+            self.starts[index], self.words[index], self.raw_starts[index], self.raw_ends[index]
+        )
+
+
+def _align(raw: str, normalized: str) -> _Alignment | None:
     """Pair each word of ``normalized`` with the raw word it came from.
 
     Normalization works within whitespace-separated words (invisible
@@ -73,15 +90,25 @@ def _align(raw: str, normalized: str) -> list[_Token] | None:
     raw word therefore gives the same words in the same order. Where it
     does not (an input whose normalization crosses a space), ``None``.
     """
-    tokens: list[_Token] = []
+    aligned = _Alignment([], [], [], [])
     offset = 0
+    # Real text repeats its words: each distinct raw word is normalized once.
+    words_of: dict[str, list[str]] = {}
     for match in _RAW_TOKEN.finditer(raw):
-        for word in normalize(match.group()).split():
-            tokens.append(_Token(offset, word, match.start(), match.end()))
+        raw_word = match.group()
+        words = words_of.get(raw_word)
+        if words is None:
+            words = words_of[raw_word] = normalize(raw_word).split()
+        raw_start, raw_end = match.span()
+        for word in words:
+            aligned.starts.append(offset)
+            aligned.words.append(word)
+            aligned.raw_starts.append(raw_start)
+            aligned.raw_ends.append(raw_end)
             offset += len(word) + 1
-    if " ".join(token.word for token in tokens) != normalized:
+    if not aligned.words or " ".join(aligned.words) != normalized:
         return None
-    return tokens
+    return aligned
 
 
 def _same_head(raw: str, token: _Token, size: int) -> bool:
@@ -114,22 +141,26 @@ def _raw_offset(raw: str, token: _Token, inside: int, *, is_end: bool) -> int:
     return token.raw_end if is_end else token.raw_start
 
 
-def _token_at(tokens: Sequence[_Token], offset: int) -> int:
-    """Index of the word that holds normalized ``offset`` (or the next one)."""
-    starts = [token.start for token in tokens]
-    index = bisect.bisect_right(starts, offset) - 1
-    if index >= 0 and offset >= tokens[index].start + len(tokens[index].word):
+def _token_at(aligned: _Alignment, offset: int) -> _Token:
+    """The word that holds normalized ``offset`` (or the next one)."""
+    index = bisect.bisect_right(aligned.starts, offset) - 1
+    if index >= 0 and offset >= aligned.starts[index] + len(aligned.words[index]):
         index += 1  # the offset is the space after this word
-    return max(0, min(index, len(tokens) - 1))
+    return aligned.token(max(0, min(index, len(aligned.words) - 1)))
 
 
 def raw_span(raw: str, normalized: str, start: int, end: int) -> tuple[int, int] | None:
     """The span in ``raw`` of ``normalized[start:end]``; ``None`` if unplaceable."""
-    tokens = _align(raw, normalized)
-    if not tokens or not 0 <= start < end <= len(normalized):
+    return _aligned_span(raw, _align(raw, normalized), len(normalized), start, end)
+
+
+def _aligned_span(
+    raw: str, aligned: _Alignment | None, length: int, start: int, end: int
+) -> tuple[int, int] | None:
+    if aligned is None or not 0 <= start < end <= length:
         return None
-    first = tokens[_token_at(tokens, start)]
-    last = tokens[_token_at(tokens, end - 1)]
+    first = _token_at(aligned, start)
+    last = _token_at(aligned, end - 1)
     raw_start = _raw_offset(raw, first, start - first.start, is_end=False)
     raw_end = _raw_offset(raw, last, end - last.start, is_end=True)
     if raw_end <= raw_start:
@@ -137,9 +168,16 @@ def raw_span(raw: str, normalized: str, start: int, end: int) -> tuple[int, int]
     return (raw_start, raw_end)
 
 
-def quote_raw(raw: str, start: int, end: int, width: int = QUOTE_CHARS) -> str:
+def quote_raw(
+    raw: str,
+    start: int,
+    end: int,
+    width: int = QUOTE_CHARS,
+    secret_spans: Sequence[tuple[int, int, str]] | None = None,
+) -> str:
     """``raw[start:end]`` with context, at most ``width`` characters (plus
-    the ``...`` marks), never cutting a secret in half."""
+    the ``...`` marks), never cutting a secret in half (``secret_spans``:
+    those of ``raw``, when already known)."""
     if end - start >= width:
         left, right = start, start + width
     else:
@@ -148,7 +186,7 @@ def quote_raw(raw: str, start: int, end: int, width: int = QUOTE_CHARS) -> str:
         right = min(len(raw), end + spare)
     # A window that kept only part of a secret would show that part in a
     # shape redaction no longer recognises: widen to the whole secret.
-    left, right = widen_outside_secrets(raw, left, right)
+    left, right = widen_outside_secrets(raw, left, right, secret_spans)
     prefix = "..." if left > 0 else ""
     suffix = "..." if right < len(raw) else ""
     return f"{prefix}{raw[left:right]}{suffix}"
@@ -175,13 +213,42 @@ class LocatedString:
     normalized: str
     is_key: bool = False
     truncated: bool = False
+    # Work that every quote of this string repeats and that depends on
+    # ``raw`` and ``normalized`` alone, done on first use and kept: the
+    # secrets in ``raw`` (so a quote never cuts one in half) and the
+    # alignment of normalized words to raw words. On a megabyte of text
+    # each pass costs a quarter of a second, and a scan quotes and guards
+    # the same string several times. Not part of equality or repr.
+    _secrets_found: SecretScan | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _aligned: tuple[_Alignment | None] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+
+    def secrets(self, max_candidates: int | None = None) -> tuple[list[SecretMatch], bool]:
+        """``scan_secrets(raw, max_candidates)``, answered by the first
+        uncut scan of this string when the budget would not have cut it."""
+        found = self._secrets_found
+        if found is not None and found.within(max_candidates):
+            return list(found.matches), False
+        scanned, cut = scan_secrets_counted(self.raw, max_candidates)
+        if not cut:
+            object.__setattr__(self, "_secrets_found", scanned)
+        return list(scanned.matches), cut
+
+    def secret_spans(self) -> list[tuple[int, int, str]]:
+        """``(start, end, kind)`` of every secret-shaped value in ``raw``."""
+        return [(m.start, m.end, m.kind) for m in self.secrets()[0]]
 
     def span_of(self, start: int, end: int) -> tuple[int, int] | None:
         """The span in ``raw`` of ``normalized[start:end]`` (``None``: unplaceable)."""
         if self.raw.isascii() and self.raw.lower() == self.normalized:
             # Identity up to case: offsets carry over unchanged.
             return (start, end) if 0 <= start < end <= len(self.raw) else None
-        return raw_span(self.raw, self.normalized, start, end)
+        aligned = self._aligned
+        if aligned is None:
+            aligned = (_align(self.raw, self.normalized),)
+            object.__setattr__(self, "_aligned", aligned)
+        return _aligned_span(self.raw, aligned[0], len(self.normalized), start, end)
 
     def quote(self, start: int, end: int, width: int = QUOTE_CHARS) -> Quote:
         """What a check shows of ``normalized[start:end]``: the original text
@@ -190,12 +257,14 @@ class LocatedString:
         span = self.span_of(start, end)
         if span is None:
             # Unplaceable: the whole raw string, cut, rather than a wrong piece.
-            return Quote(quote_raw(self.raw, 0, min(len(self.raw), width), width), None)
-        return Quote(quote_raw(self.raw, *span, width), span)
+            shown = quote_raw(self.raw, 0, min(len(self.raw), width), width, self.secret_spans())
+            return Quote(shown, None)
+        return Quote(quote_raw(self.raw, *span, width, self.secret_spans()), span)
 
     def quote_raw(self, start: int, end: int, width: int = QUOTE_CHARS) -> Quote:
         """Like ``quote`` for a match found in ``raw`` itself."""
-        return Quote(quote_raw(self.raw, start, end, width), (start, end))
+        shown = quote_raw(self.raw, start, end, width, self.secret_spans())
+        return Quote(shown, (start, end))
 
 
 @attrs.frozen

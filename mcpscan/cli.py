@@ -231,7 +231,8 @@ def _suppressed(reports: Sequence[Report]) -> int:
 
 
 def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
-    value = _read_json(args.path, sys.stdin, args.max_input_bytes)
+    text = read_text(args.path, sys.stdin, args.max_input_bytes)
+    value = parse_json(args.path, text)
     reports = _scan_document(value, _default_server(args.path), args)
     if args.write_baseline:
         written = Baseline.from_reports(reports)
@@ -253,6 +254,7 @@ def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
         out,
         artifact_uri=uri,
         fail_on_incomplete=args.fail_on_incomplete,
+        source_text=text,
     )
 
 
@@ -283,10 +285,12 @@ def emit_reports(
     artifact_uri: str | None = None,
     extra: dict[str, Any] | None = None,
     fail_on_incomplete: bool = True,
+    source_text: str | None = None,
 ) -> int:
     """Write reports as text, JSON (plus ``extra`` keys) or SARIF; return the
     exit code for ``--fail-on`` and ``--fail-on-incomplete``. Shared by every
-    scanning command."""
+    scanning command; ``source_text`` (the file the reports' tools were read
+    from, in order) gives SARIF results their line and column."""
     if fmt == "json":
         payload: dict[str, Any] = {
             **(extra or {}),
@@ -295,7 +299,7 @@ def emit_reports(
         }
         out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
     elif fmt == "sarif":
-        sarif = to_sarif(reports, artifact_uri=artifact_uri)
+        sarif = to_sarif(reports, artifact_uri=artifact_uri, source_text=source_text)
         out.write(json.dumps(sarif, sort_keys=True, indent=2) + "\n")
     else:
         _render_text(reports, out)

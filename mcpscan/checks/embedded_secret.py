@@ -32,7 +32,6 @@ from .._secrets import (
     SecretMatch,
     credential_value,
     find_secret_spans,
-    scan_secrets,
 )
 from .._walk import LocatedString
 
@@ -141,7 +140,7 @@ class EmbeddedSecretCheck:
         ignored = frozenset(options.get("ignore_kinds", ()))
         for located in context.strings:
             budget = max(_MAX_CANDIDATES, len(located.raw) // _CHARS_PER_CANDIDATE)
-            matches, cut = scan_secrets(located.raw, budget)
+            matches, cut = located.secrets(budget)
             if cut:
                 context.record_cap(
                     "max_secret_candidates",
