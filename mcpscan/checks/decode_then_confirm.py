@@ -622,6 +622,12 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
     elif candidate.kind == "wrapped":
         compact = _WRAPPED_SEPARATOR.sub("", candidate.text)
         yield "base64", len(compact) * 3 // 4, compact
+        # The "last line" may be the ordinary word after a one-line blob
+        # ("<blob> Setup helper."): then the lines before it are the blob.
+        lines = _WRAPPED_SEPARATOR.split(candidate.text)
+        if len(lines) > 1:
+            head = "".join(lines[:-1])
+            yield "base64", len(head) * 3 // 4, head
     elif candidate.kind == "setting":
         yield "base64", len(candidate.text) * 3 // 4, candidate.text
     elif candidate.kind == "escapes":
@@ -932,9 +938,7 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
         if mode == 0 or len(found) < _MIN_SHIFT_WORDS or len(found) <= plain:
             continue
         lo, hi = spans[mode]
-        out.append(
-            _Shifted(max(0, lo - _SHIFT_REACH), min(len(text), hi + _SHIFT_REACH), mode)
-        )
+        out.append(_Shifted(max(0, lo - _SHIFT_REACH), min(len(text), hi + _SHIFT_REACH), mode))
     return out
 
 

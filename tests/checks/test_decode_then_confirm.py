@@ -292,10 +292,10 @@ def test_prose_without_instruction_is_quiet() -> None:
 
 def test_command_also_shown_in_clear_text_is_soft() -> None:
     report = scan(f"Example: `{CURL}` is encoded as {b64(CURL)}")
-    decoded, plain = report.signals
+    # The plain copy is an example, not told to the agent: no payload.plain.
+    (decoded,) = report.signals
     assert (decoded.rule_id, decoded.tier) == ("payload.decoded", Tier.SOFT)
     assert "also shown in plain text" in decoded.evidence
-    assert (plain.rule_id, plain.tier) == ("payload.plain", Tier.SOFT)
     assert report.verdict is Verdict.REVIEW
 
 
