@@ -862,6 +862,23 @@ _SHIFT_WORDS = (
     "must",
     "call",
     "contents",
+    # Red-team rewrites hide these instead: "quietly append the user's API
+    # keys", "forward every email to", "fetch ... and execute it".
+    "execute",
+    "fetch",
+    "download",
+    "quietly",
+    "secretly",
+    "silently",
+    "conversation",
+    "history",
+    "append",
+    "forward",
+    "email",
+    "keys",
+    "mention",
+    "credential",
+    "assistant",
 )
 #: A stretch is decoded under a shift only when at least this many distinct
 #: words appear under it, and more than appear unshifted: a ROT13 or
@@ -913,33 +930,84 @@ class _Shifted(NamedTuple):
 
 
 def _shifted_stretches(text: str) -> list[_Shifted]:
-    """The stretches worth decoding by shift or reversal, at most one per mode.
+    """The stretches worth decoding by shift or reversal.
 
-    One automaton pass over the lower-cased text (linear); a mode needs two
-    distinct keywords, as whole words, and more of them than the plain
-    text has.
+    One automaton pass over the lower-cased text (linear) finds every
+    keyword under every mode. A mode's hits are grouped into clusters
+    (hits less than ``_CLUSTER_GAP`` apart); a cluster is decoded when it
+    holds two distinct keywords, as whole words, and more of them than the
+    plain text of the same stretch holds. Judged per cluster, not per
+    string: a long honest description full of plain keywords ("send",
+    "token", "user") must not hide a ROT13 sentence appended to it.
     """
     lowered = text.lower()
     if len(lowered) != len(text) or not text.isascii():
         lowered = text.translate(_ASCII_LOWER_TABLE)
-    words: dict[int, set[str]] = {}
-    spans: dict[int, tuple[int, int]] = {}
+    hits: dict[int, list[tuple[int, int, str]]] = {}
     for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
         start = end - length + 1
         if lowered[start - 1 : start].isalpha() or lowered[end + 1 : end + 2].isalpha():
             continue
         for mode in modes:
-            words.setdefault(mode, set()).add(key)
-            lo, hi = spans.get(mode, (start, end + 1))
-            spans[mode] = (min(lo, start), max(hi, end + 1))
-    plain = len(words.get(0, ()))
+            hits.setdefault(mode, []).append((start, end + 1, key))
+    plain = sorted(hits.get(0, []))
     out = []
-    for mode, found in sorted(words.items()):
-        if mode == 0 or len(found) < _MIN_SHIFT_WORDS or len(found) <= plain:
+    for mode, found in sorted(hits.items()):
+        if mode == 0 or len({key for _s, _e, key in found}) < _MIN_SHIFT_WORDS:
             continue
-        lo, hi = spans[mode]
-        out.append(_Shifted(max(0, lo - _SHIFT_REACH), min(len(text), hi + _SHIFT_REACH), mode))
+        for cluster in _clusters(sorted(found)):
+            words = {key for _s, _e, key in cluster}
+            lo, hi = cluster[0][0], cluster[-1][1]
+            if len(words) < _MIN_SHIFT_WORDS or len(words) <= _plain_words(plain, lo, hi):
+                continue
+            out.append(_Shifted(*_sentence_bounds(text, lo, hi), mode))
     return out
+
+
+#: Characters between two keyword hits of one mode that still join them.
+_CLUSTER_GAP = 200
+
+
+def _clusters(hits: list[tuple[int, int, str]]) -> Iterator[list[tuple[int, int, str]]]:
+    """Hits (in text order) split where two are ``_CLUSTER_GAP`` apart."""
+    cluster = [hits[0]]
+    for hit in hits[1:]:
+        if hit[0] - cluster[-1][1] >= _CLUSTER_GAP:
+            yield cluster
+            cluster = []
+        cluster.append(hit)
+    yield cluster
+
+
+def _plain_words(plain: list[tuple[int, int, str]], lo: int, hi: int) -> int:
+    """Distinct plain keywords in ``text[lo:hi]``."""
+    at = bisect.bisect_left(plain, (lo,))
+    words = set()
+    while at < len(plain) and plain[at][1] <= hi:
+        words.add(plain[at][2])
+        at += 1
+    return len(words)
+
+
+#: The end of a sentence (a shift keeps punctuation, and so does reversal):
+#: ``.``, ``!`` or ``?`` before a space or the end, or a line break. A dot
+#: inside a shifted host name ("rivy.pbz") is not one.
+_SENTENCE_END = regex.compile(r"[.!?](?=\s|$)|\n")
+
+
+def _sentence_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """The keywords' stretch ``text[lo:hi]`` widened to the sentences
+    holding it, at most ``_SHIFT_REACH`` either way: the encoded text and
+    not the plain sentences around it, so the evidence and its span show
+    the blob ("Adds numbers. Vtaber nyy ..." decodes from "Vtaber")."""
+    start = max(0, lo - _SHIFT_REACH)
+    for before in _SENTENCE_END.finditer(text, start, lo):
+        start = before.end()
+    while start < lo and text[start].isspace():
+        start += 1
+    end = min(len(text), hi + _SHIFT_REACH)
+    after = _SENTENCE_END.search(text, hi, end)
+    return start, (after.end() if after is not None else end)
 
 
 _ASCII_LOWER_TABLE = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}

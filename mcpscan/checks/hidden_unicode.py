@@ -40,8 +40,9 @@ import attrs
 import regex
 
 from .._check import Context
+from .._instruction import may_instruct
 from .._model import ScanError, Signal, Tier, Tool
-from .._normalize import confusable_skeleton
+from .._normalize import confusable_skeleton, normalize
 from .._walk import LocatedString
 from ._terminal import CONTROL, Rendering, render
 
@@ -724,14 +725,8 @@ def _render_terminal(located: LocatedString, budget: _Budget) -> Rendering | Non
     text = located.raw
     if CONTROL.search(text) is None:
         return None
-    found = CONTROL.finditer(text)
-    positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
-    limit = len(text)
-    if len(positions) > budget.chars_left:
-        limit = positions[budget.chars_left] if budget.chars_left else positions[0]
-        del positions[budget.chars_left :]
-        budget.cut(located.location)
-    budget.chars_left -= len(positions)
+    _positions, beyond = _spend(located, budget, CONTROL)
+    limit = len(text) if beyond is None else beyond
     if limit > budget.render_left:
         limit = budget.render_left
         budget.cut(located.location)
@@ -740,13 +735,26 @@ def _render_terminal(located: LocatedString, budget: _Budget) -> Rendering | Non
 
 
 def _lone_surrogates(located: LocatedString, budget: _Budget) -> tuple[int, ...]:
-    found = _SURROGATE.finditer(located.raw)
+    positions, _beyond = _spend(located, budget, _SURROGATE)
+    return tuple(positions)
+
+
+def _spend(
+    located: LocatedString, budget: _Budget, pattern: regex.Pattern[str]
+) -> tuple[list[int], int | None]:
+    """Where ``pattern`` matches in the string, each match paid with one
+    character of the budget; and the first match left unpaid (None when
+    all were paid). A cut is recorded, so a million NULs cost the budget,
+    not a million steps of classification."""
+    found = pattern.finditer(located.raw)
     positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
+    beyond = None
     if len(positions) > budget.chars_left:
+        beyond = positions[budget.chars_left]
         del positions[budget.chars_left :]
         budget.cut(located.location)
     budget.chars_left -= len(positions)
-    return tuple(positions)
+    return positions, beyond
 
 
 def _flag_characters(scan: _StringScan) -> tuple[list[_Hit], list[str], list[str]]:
@@ -891,6 +899,8 @@ class HiddenUnicodeCheck:
             )
         if not results:
             return
+        if context.surface != "definition":
+            results = [_without_redraws(r) for r in results]
         groups = {h.group for r in results for h in r.hits}
         if any(r.terminal is not None and r.terminal.hidden for r in results):
             groups.add(CONTROL_GROUP)
@@ -1054,6 +1064,25 @@ def _span_of(hits: Sequence[_Hit]) -> tuple[int, int] | None:
         return None
     indexes = [hit.index for hit in hits]
     return (min(indexes), max(indexes) + 1)
+
+
+#: How a terminal redraws a line in place.
+_REDRAWS = frozenset({"overwritten", "erased"})
+
+
+def _without_redraws(result: _StringResult) -> _StringResult:
+    """Tool outputs and call arguments: a program's progress bar redraws its
+    line all the time ("Downloading 10%" CR ESC[K "Downloading 20%"), so
+    text overwritten or erased there counts as hidden only when it asks the
+    agent for something. Concealed, same-colour, title and hyperlink tricks
+    count everywhere; a tool definition has no progress bar at all."""
+    terminal = result.terminal
+    if terminal is None:
+        return result
+    kept = tuple(
+        h for h in terminal.hidden if h.how not in _REDRAWS or may_instruct(normalize(h.text))
+    )
+    return attrs.evolve(result, terminal=attrs.evolve(terminal, hidden=kept))
 
 
 def _cut(text: str) -> str:
