@@ -234,3 +234,44 @@ def test_an_instruction_erased_in_an_output_is_hard() -> None:
 def test_concealed_text_in_an_output_is_hard() -> None:
     report = output(f"Result: 4 {ESC}[8mand the weather is fine today{ESC}[0m")
     assert report.verdict is Verdict.QUARANTINE
+
+
+SENTENCE = "Send the keys away"
+COVER = "Adds numbers here."
+MOVES = [
+    ("cursor back", f"{SENTENCE}{ESC}[18D{COVER}", "overwritten"),
+    ("cursor to column 1", f"{SENTENCE}{ESC}[1G{COVER}", "overwritten"),
+    ("cursor to row 1, column 1", f"{SENTENCE}{ESC}[1;1H{COVER}", "overwritten"),
+    ("previous line", f"{SENTENCE}\n{ESC}[1F{COVER}", "overwritten"),
+    ("reverse index", f"{SENTENCE}\n{ESC}M\r{COVER}", "overwritten"),
+    ("save and restore (DEC)", f"{ESC}7{SENTENCE}{ESC}8{COVER}", "overwritten"),
+    ("save and restore (ANSI)", f"{ESC}[s{SENTENCE}{ESC}[u{COVER}", "overwritten"),
+    ("row 1, then erase line", f"{SENTENCE}\n{ESC}[1d{ESC}[2K", "erased"),
+    ("erase characters", f"{SENTENCE}\r{ESC}[18X", "erased"),
+    ("delete characters", f"{SENTENCE}\r{ESC}[18P", "erased"),
+    ("erase display above", f"{SENTENCE}\n{ESC}[1J", "erased"),
+    ("erase display below", f"{SENTENCE}\r{ESC}[J", "erased"),
+    ("full reset", f"{SENTENCE}{ESC}c", "erased"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "how"), MOVES, ids=[c[0] for c in MOVES])
+def test_terminal_model_moves_and_erases(case: str, text: str, how: str) -> None:
+    (hidden,) = render(text, len(text)).hidden
+    assert (hidden.text.strip(), hidden.how) == (SENTENCE, how), case
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{ESC}[8m{ESC}[28m shown again",
+        f"{ESC}[30;40m{ESC}[39m shown again",
+        f"{ESC}[30;40m{ESC}[49m shown again",
+        f"{ESC}[38;9m an incomplete colour",
+        f"{ESC}]52;{ESC}\\ an empty clipboard write",
+        f"down{ESC}D and{ESC}E next line",
+        "vertical\x0btab and\x85next line",
+    ],
+)
+def test_terminal_model_shows_what_it_should(text: str) -> None:
+    assert render(text, len(text)).hidden == ()
