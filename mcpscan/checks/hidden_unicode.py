@@ -40,9 +40,11 @@ import attrs
 import regex
 
 from .._check import Context
+from .._instruction import may_instruct
 from .._model import ScanError, Signal, Tier, Tool
-from .._normalize import confusable_skeleton
+from .._normalize import confusable_skeleton, normalize
 from .._walk import LocatedString
+from ._terminal import CONTROL, Rendering, render
 
 __all__ = ["CHECK", "HiddenUnicodeCheck"]
 
@@ -81,7 +83,23 @@ _SUPPLEMENTARY_PRIVATE_USE = regex.compile(r"[\U000f0000-\U0010ffff]")
 _BMP_PRIVATE_USE_RUN = regex.compile(r"[\ue000-\uf8ff]+")
 #: Shortest run of BMP private-use characters that is a payload, not icons.
 _PRIVATE_USE_RUN = 3
+#: More BMP private-use characters than this in one string are a message,
+#: not icons (a toolbar legend has a handful).
+_MAX_ICONS = 8
 _PRIVATE_USE_BASES = (0xE000, 0xF0000, 0x100000)
+# A lone surrogate is half of a UTF-16 pair without its other half: no
+# encoder writes it, no font shows it, a strict parser rejects the whole
+# text, and Python's ``surrogateescape`` smuggles raw bytes as U+DC80-DCFF.
+# A high half followed by a low half is a pair a lenient decoder left
+# unjoined, not a lone surrogate.
+_SURROGATE = regex.compile(
+    r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+)
+#: Lone surrogates in a row that are a payload, not a stray half pair.
+_SURROGATE_RUN = 3
+#: Characters of one tool played on the virtual terminal (strings with a
+#: control character only).
+_MAX_RENDER = 262_144
 
 _EMOJI_PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")
 _EMOJI_MODIFIER = regex.compile(r"\p{Emoji_Modifier}")
@@ -142,6 +160,8 @@ _GREEK = regex.compile(r"\p{Greek}")
 _ASCII_LETTER = regex.compile(r"[A-Za-z]")
 
 # Group names (escalation counts groups) and rule ids.
+#: Control characters and escape sequences that hide text (a sixth group).
+CONTROL_GROUP = "control"
 INVISIBLE, BIDI, TAG, VARIATION, PRIVATE_USE = (
     "invisible",
     "bidi",
@@ -174,8 +194,19 @@ _CONFIDENCE = {
     "unicode.tag_message": 0.99,
     "unicode.variation_message": 0.99,
     "unicode.private_use": 0.8,
+    "unicode.terminal_hidden": 0.9,
+    "unicode.surrogate": 0.85,
 }
 _ICON_CONFIDENCE = 0.3
+#: Control characters that hide nothing: plain colours stay below review,
+#: anything else (NUL, BEL, cursor moves) is reviewed.
+_COLOUR_CONFIDENCE = 0.3
+_CONTROL_CONFIDENCE = 0.5
+_SGR_NOTATION = regex.compile(r"(?:ESC\[|CSI)[0-9;:]*m")
+_ALNUM_TEXT = regex.compile(r"[\p{L}\p{N}].*[\p{L}\p{N}]", regex.DOTALL)
+_SEQUENCES_SHOWN = 6
+_HIDDEN_PIECES_SHOWN = 3
+_HIDDEN_TEXT_CHARS = 120
 _MIXED_CONFIDENCE = 0.5
 _CONTEXT = 16
 #: Mixed-script words quoted in the evidence (the search stops there).
@@ -190,6 +221,8 @@ class _Budget:
 
     chars_left: int
     cut_at: list[str] = attrs.field(factory=list)
+    #: Characters still to play on the virtual terminal in this tool.
+    render_left: int = 0
 
     def cut(self, location: str) -> None:
         self.cut_at.append(location)
@@ -216,6 +249,10 @@ class _StringResult:
     private_use_message: str
     icon_glyphs: tuple[_Hit, ...]
     mixed_words: tuple[str, ...]
+    #: What a terminal would hide (None: no control character in the string).
+    terminal: Rendering | None = None
+    #: Indexes of lone surrogates (half of a UTF-16 pair, with no other half).
+    surrogates: tuple[int, ...] = ()
 
 
 # --------------------------------------------------------------------------
@@ -650,8 +687,12 @@ def _looks_latin(char: str) -> bool:
 def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | None:
     """Everything hidden in one string, or None when it is clean."""
     text = located.raw
+    terminal = _render_terminal(located, budget)
     if text.isascii():
-        return None
+        if terminal is None:
+            return None
+        return _StringResult(located, (), "", "", "", (), (), terminal=terminal)
+    surrogates = _lone_surrogates(located, budget)
     scan = _StringScan(located, budget)
     hits, tags, selectors = _flag_characters(scan)
     variation_message = _decode_selectors(selectors)
@@ -659,7 +700,7 @@ def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | Non
         hits = _with_every_selector(hits, scan, frozenset(selectors))
     hits, icons = _split_private_use(hits, text)
     mixed = _mixed_words(text)
-    if not hits and not icons and not mixed:
+    if not hits and not icons and not mixed and terminal is None and not surrogates:
         return None
     tag_message = _decode_tags(tags)
     return _StringResult(
@@ -670,7 +711,50 @@ def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | Non
         private_use_message=_decode_private_use([h.char for h in hits if h.group == PRIVATE_USE]),
         icon_glyphs=tuple(icons),
         mixed_words=mixed,
+        terminal=terminal,
+        surrogates=surrogates,
     )
+
+
+def _render_terminal(located: LocatedString, budget: _Budget) -> Rendering | None:
+    """What a terminal would hide of the string; None when it holds no
+    control character. Each control character or sequence start spends one
+    unit of the budget and the text played is bounded by ``_MAX_RENDER``
+    per tool: a million NULs are read up to the budget, and the cut is
+    recorded."""
+    text = located.raw
+    if CONTROL.search(text) is None:
+        return None
+    _positions, beyond = _spend(located, budget, CONTROL)
+    limit = len(text) if beyond is None else beyond
+    if limit > budget.render_left:
+        limit = budget.render_left
+        budget.cut(located.location)
+    budget.render_left -= limit
+    return render(text, limit)
+
+
+def _lone_surrogates(located: LocatedString, budget: _Budget) -> tuple[int, ...]:
+    positions, _beyond = _spend(located, budget, _SURROGATE)
+    return tuple(positions)
+
+
+def _spend(
+    located: LocatedString, budget: _Budget, pattern: regex.Pattern[str]
+) -> tuple[list[int], int | None]:
+    """Where ``pattern`` matches in the string, each match paid with one
+    character of the budget; and the first match left unpaid (None when
+    all were paid). A cut is recorded, so a million NULs cost the budget,
+    not a million steps of classification."""
+    found = pattern.finditer(located.raw)
+    positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
+    beyond = None
+    if len(positions) > budget.chars_left:
+        beyond = positions[budget.chars_left]
+        del positions[budget.chars_left :]
+        budget.cut(located.location)
+    budget.chars_left -= len(positions)
+    return positions, beyond
 
 
 def _flag_characters(scan: _StringScan) -> tuple[list[_Hit], list[str], list[str]]:
@@ -718,18 +802,27 @@ def _with_every_selector(
 def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_Hit]]:
     """Separate icon-font glyphs (soft) from private-use payloads (hard).
 
-    A few scattered BMP private-use characters are what icon fonts (Nerd
-    Fonts, Font Awesome, the Apple logo) put in text. Supplementary
-    private-use characters (planes 15 and 16) have no such use and no font
-    shows them; a run of three or more BMP ones is a payload, not an icon.
+    Hard or soft by whether the characters can carry hidden text. A few
+    scattered BMP private-use characters are what icon fonts (Nerd Fonts,
+    Font Awesome, the Apple logo) put in text: one glyph stands for one
+    icon beside a word, and carries no message (soft, below review).
+    Supplementary private-use characters (planes 15 and 16) have no such
+    use and no font shows them; a run of three or more BMP ones spells
+    shifted text; one inside a word ("ig\ue000nore") splits a keyword, as
+    no icon does; and many of them in one string, one per gap, carry a
+    message a character at a time: all of these are hard.
     """
     icons: list[_Hit] = []
     kept: list[_Hit] = []
+    scattered = sum(1 for h in hits if h.group == PRIVATE_USE) > _MAX_ICONS
     for hit in hits:
         if hit.group != PRIVATE_USE or _SUPPLEMENTARY_PRIVATE_USE.match(hit.char):
             kept.append(hit)
             continue
-        (kept if _in_private_use_run(text, hit.index) else icons).append(hit)
+        payload = (
+            scattered or _in_private_use_run(text, hit.index) or _between_letters(text, hit.index)
+        )
+        (kept if payload else icons).append(hit)
     return kept, icons
 
 
@@ -795,7 +888,7 @@ class HiddenUnicodeCheck:
     surfaces = ("definition", "output", "arguments")
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
-        budget = _Budget(chars_left=_max_hidden_chars(context))
+        budget = _Budget(chars_left=_max_hidden_chars(context), render_left=_MAX_RENDER)
         results = [r for r in (_scan_string(s, budget) for s in context.strings) if r is not None]
         if budget.cut_at:
             context.record_cap(
@@ -806,7 +899,11 @@ class HiddenUnicodeCheck:
             )
         if not results:
             return
+        if context.surface != "definition":
+            results = [_without_redraws(r) for r in results]
         groups = {h.group for r in results for h in r.hits}
+        if any(r.terminal is not None and r.terminal.hidden for r in results):
+            groups.add(CONTROL_GROUP)
         has_message = any(
             r.tag_message or r.variation_message or r.private_use_message for r in results
         )
@@ -868,6 +965,10 @@ class HiddenUnicodeCheck:
                 location=location,
                 span=_span_of(result.icon_glyphs),
             )
+        if result.terminal is not None:
+            yield self._terminal_signal(result.terminal, location, escalate=escalate)
+        if result.surrogates:
+            yield self._surrogate_signal(result.surrogates, location, escalate=escalate)
         if result.mixed_words:
             yield Signal(
                 check_id=self.id,
@@ -879,6 +980,61 @@ class HiddenUnicodeCheck:
                 location=location,
                 span=_word_span(text, result.mixed_words[0]),
             )
+
+    def _terminal_signal(self, terminal: Rendering, location: str, *, escalate: bool) -> Signal:
+        """HARD when a terminal would hide or overwrite text; otherwise the
+        control characters hide nothing (a red ``ESC[31m`` ... ``ESC[0m``
+        around visible words, a stray BEL): SOFT, below review for plain
+        colours, reviewed for anything else, since real tool definitions
+        carry no control characters at all."""
+        shown = ", ".join(terminal.sequences[:_SEQUENCES_SHOWN])
+        hidden = [h for h in terminal.hidden if _ALNUM_TEXT.search(h.text)]
+        if hidden:
+            pieces = "; ".join(f'"{_cut(h.text)}" ({h.how})' for h in hidden[:_HIDDEN_PIECES_SHOWN])
+            return Signal(
+                check_id=self.id,
+                rule_id="unicode.terminal_hidden",
+                tier=Tier.HARD,
+                threat="hidden-instructions",
+                confidence=_CONFIDENCE["unicode.terminal_hidden"],
+                evidence=f"a terminal would hide {pieces}; sequences: {shown}",
+                location=location,
+                escalate=escalate,
+                span=(hidden[0].start, hidden[-1].end),
+            )
+        colour_only = all(_SGR_NOTATION.fullmatch(n) for n in terminal.sequences)
+        return Signal(
+            check_id=self.id,
+            rule_id="unicode.control",
+            tier=Tier.SOFT,
+            threat="hidden-instructions",
+            confidence=_COLOUR_CONFIDENCE if colour_only else _CONTROL_CONFIDENCE,
+            evidence=f"control characters or escape sequences that hide no text: {shown}",
+            location=location,
+            span=(terminal.first, terminal.first + 1) if terminal.first >= 0 else None,
+        )
+
+    def _surrogate_signal(
+        self, surrogates: tuple[int, ...], location: str, *, escalate: bool
+    ) -> Signal:
+        # A run of lone surrogates carries bytes nobody sees (HARD); a
+        # single stray half pair is broken text, reviewed (SOFT).
+        run = any(
+            surrogates[i + _SURROGATE_RUN - 1] - surrogates[i] == _SURROGATE_RUN - 1
+            for i in range(len(surrogates) - _SURROGATE_RUN + 1)
+        )
+        return Signal(
+            check_id=self.id,
+            rule_id="unicode.surrogate",
+            tier=Tier.HARD if run else Tier.SOFT,
+            threat="hidden-instructions",
+            confidence=_CONFIDENCE["unicode.surrogate"] if run else _CONTROL_CONFIDENCE,
+            evidence=f"lone surrogate x{len(surrogates)} (half of a UTF-16 pair, "
+            "shown by no font, rejected by strict parsers)",
+            location=location,
+            escalate=escalate and run,
+            span=(surrogates[0], surrogates[-1] + 1),
+        )
 
     def _signal(
         self,
@@ -908,6 +1064,30 @@ def _span_of(hits: Sequence[_Hit]) -> tuple[int, int] | None:
         return None
     indexes = [hit.index for hit in hits]
     return (min(indexes), max(indexes) + 1)
+
+
+#: How a terminal redraws a line in place.
+_REDRAWS = frozenset({"overwritten", "erased"})
+
+
+def _without_redraws(result: _StringResult) -> _StringResult:
+    """Tool outputs and call arguments: a program's progress bar redraws its
+    line all the time ("Downloading 10%" CR ESC[K "Downloading 20%"), so
+    text overwritten or erased there counts as hidden only when it asks the
+    agent for something. Concealed, same-colour, title and hyperlink tricks
+    count everywhere; a tool definition has no progress bar at all."""
+    terminal = result.terminal
+    if terminal is None:
+        return result
+    kept = tuple(
+        h for h in terminal.hidden if h.how not in _REDRAWS or may_instruct(normalize(h.text))
+    )
+    return attrs.evolve(result, terminal=attrs.evolve(terminal, hidden=kept))
+
+
+def _cut(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _HIDDEN_TEXT_CHARS else text[:_HIDDEN_TEXT_CHARS] + "..."
 
 
 def _word_span(text: str, word: str) -> tuple[int, int] | None:

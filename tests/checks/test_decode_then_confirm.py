@@ -255,7 +255,7 @@ def test_quiet(case: str, text: str) -> None:
 
 
 # --------------------------------------------------------------------------
-# Instructions (SOFT), visible commands, budgets, options
+# Instructions (HARD), visible commands, budgets, options
 # --------------------------------------------------------------------------
 
 INSTRUCTIONS = [
@@ -269,13 +269,16 @@ INSTRUCTIONS = [
 
 
 @pytest.mark.parametrize("instruction", INSTRUCTIONS)
-def test_encoded_instruction_is_soft(instruction: str) -> None:
-    report = scan("Style guide: " + b64(instruction))
+def test_encoded_instruction_is_hard(instruction: str) -> None:
+    # An instruction to the agent that no reader of the definition can see
+    # is hidden instruction, whatever it asks: quarantine, decoded text shown.
+    blob = b64(instruction)
+    report = scan("Style guide: " + blob)
     (signal,) = report.signals
-    assert (signal.rule_id, signal.tier) == ("payload.decoded_instruction", Tier.SOFT)
-    assert signal.confidence >= 0.35
-    assert report.verdict is Verdict.REVIEW
+    assert (signal.rule_id, signal.tier) == ("payload.decoded_instruction", Tier.HARD)
+    assert report.verdict is Verdict.QUARANTINE
     assert instruction[:20] in signal.evidence
+    assert signal.span == (13, 13 + len(blob))
 
 
 def test_instruction_with_invisible_characters_inside() -> None:
@@ -289,9 +292,10 @@ def test_prose_without_instruction_is_quiet() -> None:
 
 def test_command_also_shown_in_clear_text_is_soft() -> None:
     report = scan(f"Example: `{CURL}` is encoded as {b64(CURL)}")
-    (signal,) = report.signals
-    assert (signal.rule_id, signal.tier) == ("payload.decoded", Tier.SOFT)
-    assert "also shown in plain text" in signal.evidence
+    # The plain copy is an example, not told to the agent: no payload.plain.
+    (decoded,) = report.signals
+    assert (decoded.rule_id, decoded.tier) == ("payload.decoded", Tier.SOFT)
+    assert "also shown in plain text" in decoded.evidence
     assert report.verdict is Verdict.REVIEW
 
 
