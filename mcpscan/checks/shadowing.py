@@ -35,7 +35,7 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import ahocorasick
 import attrs
@@ -47,9 +47,27 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._tool_words import COMMON_WORDS, GENERIC_PARTS, INSTRUCTION_WORDS
+from ._lookalike import (
+    canonical_key,
+    canonical_words,
+    content_words,
+    family_words,
+    same_job,
+    same_text,
+    server_words,
+    strip_server_prefix,
+)
+from ._tool_words import (
+    COMMON_WORDS,
+    GENERIC_PARTS,
+    IMPERATIVE_VERBS,
+    INSTRUCTION_WORDS,
+    NAME_AFFIXES,
+)
 
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
+
+_K = TypeVar("_K")
 
 CHECK_ID = "shadowing"
 INDEX_KEY = "shadowing.v1"
@@ -59,6 +77,9 @@ THREAT = "tool-shadowing"
 CROSS_SERVER_CONFIDENCE = 0.8
 CONFUSABLE_CONFIDENCE = 0.95
 CROSS_REFERENCE_CONFIDENCE = 0.85
+LOOKALIKE_CONFIDENCE = 0.9
+LOOKALIKE_SOFT_CONFIDENCE = 0.45
+SHADOWED_CONFIDENCE = 0.5
 TYPOSQUAT_CONFIDENCE = 0.55
 TYPOSQUAT_AMBIGUOUS_CONFIDENCE = 0.4
 SERVER_TYPOSQUAT_CONFIDENCE = 0.5
@@ -68,6 +89,11 @@ MENTION_CONFIDENCE = 0.3
 #: A name whose loose form is shorter than this never counts as a near name:
 #: short names (``ls``, ``cd``, ``get``) are one edit away from many others.
 MIN_TYPO_CHARS = 5
+#: Words of a server id that can prefix a borrowed name (``acme_cloud_...``).
+_MAX_SERVER_WORDS = 3
+#: A name that this many servers expose in some spelling is a shared,
+#: generic name (``list_files``, ``health_check``), never a HARD look-alike.
+_SHARED_BY_SERVERS = 3
 #: A server id whose loose form is shorter than this is never a look-alike
 #: (``jira`` and ``jina`` are both real servers).
 MIN_SERVER_CHARS = 5
@@ -104,14 +130,30 @@ _INVOKE_BEFORE = regex.compile(
     r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
 )
 _INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
-# "like", "similar to", "unlike", "compatible with": the name is a point of
-# comparison, as in documentation ("paginated like list_issues").
-_COMPARISON_BEFORE = regex.compile(
-    r"(?:\b(?:like|unlike|similar\s+to|same\s+as|akin\s+to|equivalent\s+to|compatible\s+with"
-    r"|modell?ed\s+on|inspired\s+by|as\s+with|as\s+in|mirrors?)\s+(?:the\s+)?[`'\"]?)$",
+_SENTENCE_END = regex.compile(r"[.!?;\n\u3002\uff01\uff1f]")
+#: How far either side of a name its sentence is looked for.
+_SENTENCE_WINDOW = 160
+#: Words that may come before an opening imperative ("Then post with ...").
+_LEAD_INS = frozenset({"then", "next", "now", "please", "and", "so", "finally", "afterwards"})
+#: An opening imperative counts only when the name follows it closely.
+_IMPERATIVE_REACH = 40
+# Claims to replace, supersede, wrap or take the calls of another tool, in
+# the languages the directive work covers. Matched in the sentence of the
+# name (lower-cased); CJK cues have no word boundaries.
+_REPLACE_CUES = regex.compile(
+    r"\b(?:instead|in\s+place\s+of|rather\s+than|replac(?:e|es|ed|ing|ement)|supersed(?:e|es|ed|ing)"
+    r"|deprecated|obsolete|outdated|(?:new|newer|updated|improved|upgraded|official)\s+version"
+    r"|successor|wrap(?:s|ped|per)?|proxy|route[sd]?|reroute[sd]?|redirect(?:s|ed)?|forward(?:s|ed)?"
+    r"|do\s+not\s+use|don't\s+use|never\s+use|no\s+longer"
+    r"|en\s+lugar\s+de|en\s+su\s+lugar|en\s+vez\s+de|reemplaza|sustituye|nueva\s+versi[oó]n"
+    r"|au\s+lieu\s+de|remplace|nouvelle\s+version|[àa]\s+la\s+place"
+    r"|anstelle|statt(?:dessen)?|ersetzt|neue\s+version|veraltet"
+    r"|em\s+vez\s+de|no\s+lugar\s+de|substitui|nova\s+vers[aã]o"
+    r"|invece\s+di|sostituisce|nuova\s+versione|al\s+posto\s+di"
+    r"|zamiast|zastępuje|nowa\s+wersja|yerine|in\s+plaats\s+van|vervangt)\b"
+    r"|вместо|заменяет|нов(?:ая|ой)\s+верси|代替|替代|取代|替换|新版本|而不是|代わりに|置き換え|新しいバージョン|대신|대체",
     regex.IGNORECASE,
 )
-_SENTENCE_END = regex.compile(r"[.!?;\n]")
 _INVOKE_WINDOW = 40
 _EVIDENCE_WINDOW = 60
 
@@ -223,7 +265,9 @@ class ShadowIndex:
     ``automaton``: Aho-Corasick over the skeletons of distinctive names;
     ``vocabulary``: common tool-name words, words of the snapshot's prose,
     and name parts two servers use; ``servers_by_length``: loose server ids
-    bucketed by length. ``_server_memo`` caches the look-alike servers of a
+    bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
+    distinct names; ``servers_by_words``: a server id's name words -> the
+    servers with those words (``jira`` -> ``jira``, ``jira-mcp``). ``_server_memo`` caches the look-alike servers of a
     server id (a pure function of the snapshot, filled on first use).
     """
 
@@ -236,6 +280,8 @@ class ShadowIndex:
     automaton: Any
     vocabulary: frozenset[str]
     servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
+    by_canonical: Mapping[tuple[str, ...], tuple[str, ...]]
+    servers_by_words: Mapping[tuple[str, ...], tuple[str, ...]]
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
     def near_keys(self, key: str) -> set[str]:
@@ -258,8 +304,8 @@ class ShadowIndex:
         return cached
 
 
-def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
-    table: dict[str, list[str]] = {}
+def _group(pairs: Iterable[tuple[_K, str]]) -> dict[_K, tuple[str, ...]]:
+    table: dict[_K, list[str]] = {}
     for key, value in pairs:
         table.setdefault(key, []).append(value)
     return {key: tuple(values) for key, values in table.items()}
@@ -315,6 +361,12 @@ def build_index(snapshot: Snapshot) -> ShadowIndex:
         automaton=_name_automaton(by_skeleton, forms),
         vocabulary=_vocabulary(snapshot, forms),
         servers_by_length=_servers_by_length(snapshot.servers),
+        by_canonical=_group(
+            (canonical_key(canonical_words(name)), name) for name in snapshot.by_name
+        ),
+        servers_by_words=_group(
+            (server_words(server), server) for server in snapshot.servers if server_words(server)
+        ),
     )
 
 
@@ -461,7 +513,20 @@ class ShadowingCheck:
         forms = index.forms.get(tool.name) or NameForms.of(tool.name)
         yield from self._cross_server(tool, context, index)
         yield from self._confusable(tool, context, index, forms)
-        yield from self._typosquat(tool, context, index, forms)
+        # A pair both rules see is reported once: by the look-alike rule when
+        # it is HARD, else by the typosquat rule (its wording is the sharper).
+        typos = _typos(tool, index, forms)
+        lookalikes = _lookalikes(tool, context, index, forms)
+        hard = {name for name, found in lookalikes.items() if found.hard}
+        yield from self._lookalike(
+            tool,
+            context,
+            index,
+            {name: found for name, found in lookalikes.items() if name in hard or name not in typos},
+        )
+        yield from self._typosquat(
+            tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
+        )
         yield from self._server_typosquat(tool, index, options)
         yield from self._cross_reference(tool, context, index, options, forms)
 
@@ -496,21 +561,50 @@ class ShadowingCheck:
         *,
         finding: Callable[[str, Sequence[str]], Signal],
         what: str,
+        servers_for: Callable[[str], Iterable[str]] | None = None,
     ) -> Iterator[Signal]:
-        """One signal per other name (``finding``) for its servers, and one
-        SOFT signal for the (server, name) pairs the config acknowledges."""
+        """One signal per other name (``finding``) for its servers, one SOFT
+        signal for the (server, name) pairs the config acknowledges, and,
+        for a trusted server's tool, one SOFT ``shadowed`` signal naming the
+        untrusted servers that borrow its name."""
         acknowledged: list[tuple[str, str]] = []
+        shadowed: list[tuple[str, str]] = []
+        trusted = context.snapshot.trusted_servers
+        incumbent = tool.server in trusted
         for name in sorted(names):
             plain: list[str] = []
-            for other in index.other_servers(name, tool.server):
+            others = (
+                servers_for(name) if servers_for else index.other_servers(name, tool.server)
+            )
+            for other in others:
                 if _is_acknowledged(context, tool.server, other, tool.name, name):
                     acknowledged.append((other, name))
+                elif incumbent and other not in trusted:
+                    shadowed.append((other, name))
                 else:
                     plain.append(other)
             if plain:
                 yield finding(name, plain)
         if acknowledged:
             yield self._acknowledged_signal(what, acknowledged)
+        if shadowed:
+            yield self._shadowed_signal(tool, what, shadowed)
+
+    def _shadowed_signal(self, tool: Tool, what: str, pairs: Sequence[tuple[str, str]]) -> Signal:
+        # The caller trusts this tool's server and not the other: the other
+        # is the newcomer (it is quarantined when it is scanned), and this
+        # tool is the victim. A person should still know its name is
+        # contested: the model may send this tool's calls to the newcomer.
+        servers = sorted({server for server, _name in pairs})
+        names = sorted({name for _server, name in pairs})
+        return self._signal(
+            "shadowed",
+            Tier.SOFT,
+            SHADOWED_CONFIDENCE,
+            f"tool {tool.name!r} of trusted server {tool.server!r} is shadowed by {what} "
+            f"{', '.join(map(repr, names))} of untrusted server {_servers_text(servers)}",
+            "name",
+        )
 
     def _acknowledged_signal(self, what: str, pairs: Sequence[tuple[str, str]]) -> Signal:
         # An acknowledged collision is still shown: the embedding
@@ -573,29 +667,50 @@ class ShadowingCheck:
             context, tool, index, names, finding=finding, what="look-alike name"
         )
 
-    def _typosquat(
-        self, tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+    def _lookalike(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        lookalikes: Mapping[str, _Lookalike],
     ) -> Iterator[Signal]:
-        # "send_emial" next to "send_email": a name a person (or a model)
-        # reads as the other one. Plurals, numbered versions and two real
-        # words are ordinary name families and stay quiet (typo_confidence).
-        if len(forms.loose) < MIN_TYPO_CHARS:
-            return
-        confidence_of: dict[str, float] = {}
-        for key in index.near_keys(forms.loose):
-            if key != forms.loose and OSA.distance(forms.loose, key, score_cutoff=1) > 1:
-                continue
-            for name in index.by_loose[key]:
-                other = index.forms[name]
-                if name == tool.name or (
-                    other.skeleton == forms.skeleton
-                    and other.name.casefold() != tool.name.casefold()
-                ):
-                    continue  # the same name, or a look-alike pair the confusable rule owns
-                confidence = typo_confidence(forms.parts, other.parts, index.vocabulary)
-                if confidence is not None:
-                    confidence_of[name] = confidence
+        # "create_issue_v2", "jira_create_issue", "createIssue", "issue_create"
+        # beside another server's "create_issue": a disguised copy of the
+        # name. HARD when the descriptions also do the same job (the copy
+        # is meant to receive the victim's calls); SOFT when only the names
+        # are close (search_docs vs search_logs never get here: their
+        # canonical words differ).
+        def finding(name: str, servers: Sequence[str]) -> Signal:
+            found = lookalikes[name]
+            hard = found.hard
+            job = "and does the same job as" if found.same_job else "but not the job of"
+            return self._signal(
+                "lookalike_name",
+                Tier.HARD if hard else Tier.SOFT,
+                LOOKALIKE_CONFIDENCE if hard else LOOKALIKE_SOFT_CONFIDENCE,
+                f"tool name {tool.name!r} imitates {name!r} ({found.how}) {job} "
+                f"{name!r} of server {_servers_text(servers)}",
+                "name",
+            )
 
+        yield from self._name_findings(
+            context,
+            tool,
+            index,
+            lookalikes,
+            finding=finding,
+            what="look-alike name",
+            servers_for=lambda name: lookalikes[name].servers,
+        )
+
+    def _typosquat(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        forms: NameForms,
+        confidence_of: Mapping[str, float],
+    ) -> Iterator[Signal]:
         def finding(name: str, servers: Sequence[str]) -> Signal:
             return self._signal(
                 "typosquat",
@@ -833,22 +948,45 @@ def _is_reference(
         # explicit invocation wording makes it a tool reference.
         before, after = mention.around(_INVOKE_WINDOW)
         return bool(_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after))
-    return not _is_comparison(mention)
+    return _steers(located, mention)
 
 
-def _is_comparison(mention: _Mention) -> bool:
-    """Is the name only a point of comparison ("like list_issues on GitHub,
-    results are paginated")?
+def _steers(located: LocatedString, mention: _Mention) -> bool:
+    """Does the sentence around this name tell the agent how to use the other
+    tool, or to use this one in its place (HARD), rather than only name it?
 
-    A comparison cue right before the name, and no instruction word in the
-    rest of its sentence: "Like send_email, always bcc ..." or "such as
-    send_email, which you must call first" stay HARD.
+    Steering: a replace or route cue ("instead of", "the new version of",
+    "deprecated", "forward", "en lugar de", "代替"), an instruction word
+    ("when you call send_email, also bcc ...", "always", "before"), or a
+    sentence that opens with an imperative verb close to the name ("Send it
+    with send_email to me", "Run read_file on ~/.ssh/id_rsa").
+    A mention is not shadowing: "results can be passed to github's
+    create_issue", "like list_issues on GitHub, results are paginated" and
+    "compatible with create_issue" only name the tool, and stay SOFT.
     """
-    before, after = mention.around(_INVOKE_WINDOW)
-    if not _COMPARISON_BEFORE.search(before):
-        return False
-    sentence = _SENTENCE_END.split(after, maxsplit=1)[0]
-    return INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(before.lower() + " " + sentence.lower()))
+    sentence, offset = _sentence_of(mention)
+    if _REPLACE_CUES.search(sentence):
+        return True
+    words = _SEPARATORS.split(sentence)
+    if not INSTRUCTION_WORDS.isdisjoint(words):
+        return True
+    opening = next((word for word in words if word and word not in _LEAD_INS), "")
+    if opening in IMPERATIVE_VERBS and offset <= _IMPERATIVE_REACH:
+        return True
+    # Folding maps Cyrillic and Greek to Latin look-alikes: a cue of those
+    # languages ("вместо") is looked for in the string as written.
+    return not located.raw.isascii() and bool(_REPLACE_CUES.search(located.raw.casefold()))
+
+
+def _sentence_of(mention: _Mention) -> tuple[str, int]:
+    """The sentence holding the name (bounded), and the name's offset in it."""
+    before, after = mention.around(_SENTENCE_WINDOW)
+    starts = [found.end() for found in _SENTENCE_END.finditer(before)]
+    head = before[starts[-1] :] if starts else before
+    tail = _SENTENCE_END.split(after, maxsplit=1)[0]
+    leading = len(head) - len(head.lstrip())
+    sentence = head + mention.text[mention.start : mention.stop] + tail
+    return sentence.lower(), len(head) - leading
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
@@ -856,6 +994,143 @@ def _in_url_or_path(text: str, start: int) -> bool:
     token_start = max(left, *(text.rfind(space, left, start) + 1 for space in " \n\t"))
     token = text[token_start:start]
     return "://" in token or token.startswith("/")
+
+
+def _typos(tool: Tool, index: ShadowIndex, forms: NameForms) -> dict[str, float]:
+    """Other names one edit (or a case or separator change) from the scanned
+    name, with the typosquat confidence of each."""
+    # "send_emial" next to "send_email": a name a person (or a model)
+    # reads as the other one. Plurals, numbered versions and two real
+    # words are ordinary name families and stay quiet (typo_confidence).
+    if len(forms.loose) < MIN_TYPO_CHARS:
+        return {}
+    confidence_of: dict[str, float] = {}
+    for key in index.near_keys(forms.loose):
+        if key != forms.loose and OSA.distance(forms.loose, key, score_cutoff=1) > 1:
+            continue
+        for name in index.by_loose[key]:
+            other = index.forms[name]
+            if name == tool.name or (
+                other.skeleton == forms.skeleton and other.name.casefold() != tool.name.casefold()
+            ):
+                continue  # the same name, or a look-alike pair the confusable rule owns
+            confidence = typo_confidence(forms.parts, other.parts, index.vocabulary)
+            if confidence is not None:
+                confidence_of[name] = confidence
+    return confidence_of
+
+
+# ---------------------------------------------------------------------------
+# Look-alike names (beyond one edit)
+
+
+@attrs.frozen
+class _Lookalike:
+    """Another server's name that the scanned name imitates.
+
+    ``servers``: the other servers exposing it (for a borrowed server-name
+    prefix, only that server); ``how``: the disguise, for the evidence;
+    ``same_job``: the descriptions describe the same job on one of them;
+    ``generic``: a name many servers legitimately share (``search``,
+    ``list_files``), never HARD.
+    """
+
+    servers: tuple[str, ...]
+    how: str
+    same_job: bool
+    generic: bool
+
+    @property
+    def hard(self) -> bool:
+        return self.same_job and not self.generic
+
+
+def _decorations(name: str, words: Sequence[str]) -> int:
+    """How many words a name carries beyond its canonical words (affixes, versions)."""
+    return len(name_parts(name)) - len(words)
+
+
+def _lookalike_candidates(
+    tool: Tool, index: ShadowIndex, words: tuple[str, ...]
+) -> dict[str, tuple[set[str], str]]:
+    """Other servers' names with the scanned name's canonical words, as-is or
+    once the other server's own name is taken off its start or end."""
+    found: dict[str, tuple[set[str], str]] = {}
+    for name in index.by_canonical.get(canonical_key(words), ()):
+        servers = set(index.other_servers(name, tool.server))
+        if servers:
+            found[name] = (servers, "same words once case, separators, affixes, "
+                           "plurals, order and look-alike letters are folded")
+    for size in range(1, min(_MAX_SERVER_WORDS, len(words) - 1) + 1):
+        for borrowed in {words[:size], words[-size:]}:
+            for server in index.servers_by_words.get(borrowed, ()):
+                rest = strip_server_prefix(words, borrowed)
+                if server == tool.server or rest is None:
+                    continue
+                for name in index.by_canonical.get(canonical_key(rest), ()):
+                    if server in index.servers_of.get(name, ()):
+                        entry = found.setdefault(
+                            name, (set(), f"prefixed with the name of server {server!r}")
+                        )
+                        entry[0].add(server)
+    return found
+
+
+def _lookalikes(
+    tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+) -> dict[str, _Lookalike]:
+    """Every other server's name the scanned name imitates, and how."""
+    words = canonical_words(tool.name)
+    if len("".join(words)) < MIN_TYPO_CHARS:
+        return {}
+    trusted = context.snapshot.trusted_servers
+    mine = content_words(tool.description or "")
+    found: dict[str, _Lookalike] = {}
+    for name, (servers, how) in _lookalike_candidates(tool, index, words).items():
+        other = index.forms[name]
+        if name == tool.name or other.skeleton == forms.skeleton:
+            continue  # the cross-server and confusable rules own these
+        other_words = canonical_words(name)
+        if (
+            not trusted
+            and _decorations(tool.name, words) == 0
+            and _decorations(name, other_words) > 0
+        ):
+            # The plain name beside a decorated copy is the victim; it is
+            # reported as shadowed only when the caller says whom it trusts.
+            continue
+        # Plural and version families (read_file/read_files) are ordinary
+        # across servers; they imitate only with the same description.
+        family = family_words(tool.name) == family_words(name)
+        judge = same_text if family else same_job
+        jobs = [
+            judge(mine, content_words(t.description or ""))
+            for t in context.snapshot.by_name.get(name, ())
+            if t.server in servers
+        ]
+        if family and not any(jobs):
+            continue
+        found[name] = _Lookalike(
+            servers=tuple(sorted(servers)),
+            how=how,
+            same_job=any(jobs),
+            generic=_generic_name(index, other_words, tool.server),
+        )
+    return found
+
+
+def _generic_name(index: ShadowIndex, words: Sequence[str], server: str | None) -> bool:
+    """A name many services legitimately share: one word, only generic words,
+    or exposed (in some spelling) by several other servers of the snapshot."""
+    if len(words) < 2 or all(word in GENERIC_PARTS for word in words):
+        return True
+    servers = {
+        server
+        for name in index.by_canonical.get(canonical_key(words), ())
+        for other in index.servers_of.get(name, ())
+        if other != server
+    }
+    return len(servers) >= _SHARED_BY_SERVERS
 
 
 # ---------------------------------------------------------------------------
