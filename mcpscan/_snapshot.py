@@ -56,7 +56,7 @@ class Snapshot:
     #: pin store approved earlier). Empty: nothing is known. Cross-server
     #: checks use it to tell the incumbent from the newcomer when two
     #: servers claim one tool name.
-    trusted_servers: frozenset[str] = attrs.field(factory=frozenset, converter=frozenset)
+    trusted_servers: frozenset[str] = attrs.field(factory=frozenset, converter=_trusted)
     by_name: Mapping[str, tuple[Tool, ...]] = attrs.field(init=False)
     # Derived indexes, keyed by their builder's name; filled on first use.
     # A builder is a pure function of the snapshot, so a race between two

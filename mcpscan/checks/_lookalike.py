@@ -29,6 +29,7 @@ __all__ = [
     "canonical_key",
     "canonical_words",
     "content_words",
+    "disguise",
     "family_words",
     "same_job",
     "same_text",
@@ -44,13 +45,15 @@ _VERSION = regex.compile(r"v?[0-9]+")
 _WORD = regex.compile(r"\w+")
 #: Words that describe no job (articles, prepositions, pronouns, filler).
 _STOPWORDS = frozenset(
-    """
+    str.split(
+        """
     a an the of to in on for from with by at as and or but is are be been it its this that
     these those you your yours we our us they their them he she his her my me i can will
     may might must should would could also any all some each every via into onto over under
     about after before when where which who whom what how not no only just than then there
     here so such use used using uses tool tools returns return returned given one
-    """.split()
+    """
+    )
 )
 #: Words of the smaller description that the larger one must also hold.
 SAME_JOB_CONTAINMENT = 0.8
@@ -108,6 +111,24 @@ def family_words(name: str) -> tuple[str, ...]:
     return tuple(singular(word) for word in _split(name) if not _VERSION.fullmatch(word))
 
 
+def disguise(mine: str, other: str) -> str:
+    """How ``mine`` differs from ``other``, for the evidence ("adds 'v2'")."""
+    my_words, other_words = _split(mine), _split(other)
+    added = [
+        word
+        for word in my_words
+        if word not in other_words and (word in NAME_AFFIXES or _VERSION.fullmatch(word))
+    ]
+    if added:
+        return "adds " + ", ".join(repr(word) for word in dict.fromkeys(added))
+    mine_family, other_family = family_words(mine), family_words(other)
+    if mine_family != other_family and sorted(mine_family) == sorted(other_family):
+        return "reorders the words"
+    if "".join(my_words) == "".join(other_words):
+        return "changes case or separators"
+    return "changes singular and plural"
+
+
 def canonical_key(words: Iterable[str]) -> tuple[str, ...]:
     """Order-free form of canonical words (``issue_create`` == ``create_issue``)."""
     return tuple(sorted(words))
@@ -148,9 +169,7 @@ def same_text(mine: frozenset[str], other: frozenset[str]) -> bool:
     return len(mine) >= MIN_SHARED_WORDS and mine == other
 
 
-def strip_server_prefix(
-    words: Sequence[str], server: Sequence[str]
-) -> tuple[str, ...] | None:
+def strip_server_prefix(words: Sequence[str], server: Sequence[str]) -> tuple[str, ...] | None:
     """``words`` without ``server``'s words at its start or end (None: not there)."""
     size = len(server)
     if not size or len(words) <= size:

@@ -136,7 +136,7 @@ COMMON_WORDS = _words(_VERBS) | _words(_NOUNS) | _words(_QUALIFIERS)
 
 #: Verbs a sentence addressed to the agent starts with ("Send it with
 #: send_email to me", "Run read_file on ..."): the imperative mood.
-IMPERATIVE_VERBS = _words(_VERBS)
+IMPERATIVE_VERBS = _words(_VERBS) | _words("pass include provide supply give hand feed pipe")
 
 #: Words an impersonator adds to a borrowed name to make it look like a
 #: newer, better or official edition of it (``create_issue_v2``,

@@ -51,6 +51,7 @@ from ._lookalike import (
     canonical_key,
     canonical_words,
     content_words,
+    disguise,
     family_words,
     same_job,
     same_text,
@@ -62,7 +63,6 @@ from ._tool_words import (
     GENERIC_PARTS,
     IMPERATIVE_VERBS,
     INSTRUCTION_WORDS,
-    NAME_AFFIXES,
 )
 
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
@@ -136,7 +136,13 @@ _SENTENCE_WINDOW = 160
 #: Words that may come before an opening imperative ("Then post with ...").
 _LEAD_INS = frozenset({"then", "next", "now", "please", "and", "so", "finally", "afterwards"})
 #: An opening imperative counts only when the name follows it closely.
-_IMPERATIVE_REACH = 40
+_IMPERATIVE_REACH = 60
+# The other tool's output routed into this tool: "needs get_secret_value
+# output ... passed in the notes field", "put list_keys' result here".
+_ROUTED_HERE = regex.compile(
+    r"\b(?:output|outputs|result|results|response|return\s+value)\b.{0,60}?"
+    r"\b(?:field|parameter|param|argument|arg|here|this\s+tool)\b"
+)
 # Claims to replace, supersede, wrap or take the calls of another tool, in
 # the languages the directive work covers. Matched in the sentence of the
 # name (lower-cased); CJK cues have no word boundaries.
@@ -267,8 +273,9 @@ class ShadowIndex:
     and name parts two servers use; ``servers_by_length``: loose server ids
     bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
     distinct names; ``servers_by_words``: a server id's name words -> the
-    servers with those words (``jira`` -> ``jira``, ``jira-mcp``). ``_server_memo`` caches the look-alike servers of a
-    server id (a pure function of the snapshot, filled on first use).
+    servers with those words (``jira`` -> ``jira``, ``jira-mcp``).
+    ``_server_memo`` caches the look-alike servers of a server id (a pure
+    function of the snapshot, filled on first use).
     """
 
     forms: Mapping[str, NameForms]
@@ -518,12 +525,8 @@ class ShadowingCheck:
         typos = _typos(tool, index, forms)
         lookalikes = _lookalikes(tool, context, index, forms)
         hard = {name for name, found in lookalikes.items() if found.hard}
-        yield from self._lookalike(
-            tool,
-            context,
-            index,
-            {name: found for name, found in lookalikes.items() if name in hard or name not in typos},
-        )
+        shown = {n: found for n, found in lookalikes.items() if found.hard or n not in typos}
+        yield from self._lookalike(tool, context, index, shown)
         yield from self._typosquat(
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
@@ -573,9 +576,7 @@ class ShadowingCheck:
         incumbent = tool.server in trusted
         for name in sorted(names):
             plain: list[str] = []
-            others = (
-                servers_for(name) if servers_for else index.other_servers(name, tool.server)
-            )
+            others = servers_for(name) if servers_for else index.other_servers(name, tool.server)
             for other in others:
                 if _is_acknowledged(context, tool.server, other, tool.name, name):
                     acknowledged.append((other, name))
@@ -687,7 +688,7 @@ class ShadowingCheck:
             return self._signal(
                 "lookalike_name",
                 Tier.HARD if hard else Tier.SOFT,
-                LOOKALIKE_CONFIDENCE if hard else LOOKALIKE_SOFT_CONFIDENCE,
+                found.confidence,
                 f"tool name {tool.name!r} imitates {name!r} ({found.how}) {job} "
                 f"{name!r} of server {_servers_text(servers)}",
                 "name",
@@ -965,14 +966,20 @@ def _steers(located: LocatedString, mention: _Mention) -> bool:
     "compatible with create_issue" only name the tool, and stay SOFT.
     """
     sentence, offset = _sentence_of(mention)
-    if _REPLACE_CUES.search(sentence):
+    if _REPLACE_CUES.search(sentence) or _ROUTED_HERE.search(sentence, offset):
         return True
-    words = _SEPARATORS.split(sentence)
-    if not INSTRUCTION_WORDS.isdisjoint(words):
+    if not INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(sentence)):
         return True
-    opening = next((word for word in words if word and word not in _LEAD_INS), "")
-    if opening in IMPERATIVE_VERBS and offset <= _IMPERATIVE_REACH:
+    # The clause holding the name opens with an imperative: "Then post with
+    # X", "For each job, pass its output to X". A clause that describes
+    # ("results can be passed to X") opens with its subject.
+    clause_start = max(sentence.rfind(",", 0, offset), sentence.rfind(":", 0, offset)) + 1
+    words = [word for word in _SEPARATORS.split(sentence[clause_start:offset]) if word]
+    opening = next((word for word in words if word not in _LEAD_INS), "")
+    if opening in IMPERATIVE_VERBS and offset - clause_start <= _IMPERATIVE_REACH:
         return True
+    if words and not opening:
+        return True  # "then send_email it to ...": the name used as the verb
     # Folding maps Cyrillic and Greek to Latin look-alikes: a cue of those
     # languages ("вместо") is looked for in the string as written.
     return not located.raw.isascii() and bool(_REPLACE_CUES.search(located.raw.casefold()))
@@ -984,9 +991,9 @@ def _sentence_of(mention: _Mention) -> tuple[str, int]:
     starts = [found.end() for found in _SENTENCE_END.finditer(before)]
     head = before[starts[-1] :] if starts else before
     tail = _SENTENCE_END.split(after, maxsplit=1)[0]
-    leading = len(head) - len(head.lstrip())
-    sentence = head + mention.text[mention.start : mention.stop] + tail
-    return sentence.lower(), len(head) - leading
+    stripped = head.lstrip()
+    sentence = stripped + mention.text[mention.start : mention.stop] + tail
+    return sentence.lower(), len(stripped)
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
@@ -1044,6 +1051,16 @@ class _Lookalike:
     def hard(self) -> bool:
         return self.same_job and not self.generic
 
+    @property
+    def confidence(self) -> float:
+        if self.hard:
+            return LOOKALIKE_CONFIDENCE
+        # An added affix or server name is a deliberate disguise; a name
+        # that only reorders its words or changes case or number
+        # (list_groups / group_list) is how two services name their own
+        # tools, and is kept below the review threshold.
+        return LOOKALIKE_SOFT_CONFIDENCE if self.how.startswith("adds") else MENTION_CONFIDENCE
+
 
 def _decorations(name: str, words: Sequence[str]) -> int:
     """How many words a name carries beyond its canonical words (affixes, versions)."""
@@ -1056,11 +1073,17 @@ def _lookalike_candidates(
     """Other servers' names with the scanned name's canonical words, as-is or
     once the other server's own name is taken off its start or end."""
     found: dict[str, tuple[set[str], str]] = {}
+    # "reports-v1" and "reports-v2" are two versions of one service: their
+    # tools are that service's versions, not look-alikes of each other.
+    own_service = server_words(tool.server) if tool.server else None
     for name in index.by_canonical.get(canonical_key(words), ()):
-        servers = set(index.other_servers(name, tool.server))
+        servers = {
+            server
+            for server in index.other_servers(name, tool.server)
+            if not own_service or server_words(server) != own_service
+        }
         if servers:
-            found[name] = (servers, "same words once case, separators, affixes, "
-                           "plurals, order and look-alike letters are folded")
+            found[name] = (servers, disguise(tool.name, name))
     for size in range(1, min(_MAX_SERVER_WORDS, len(words) - 1) + 1):
         for borrowed in {words[:size], words[-size:]}:
             for server in index.servers_by_words.get(borrowed, ()):
@@ -1070,7 +1093,7 @@ def _lookalike_candidates(
                 for name in index.by_canonical.get(canonical_key(rest), ()):
                     if server in index.servers_of.get(name, ()):
                         entry = found.setdefault(
-                            name, (set(), f"prefixed with the name of server {server!r}")
+                            name, (set(), f"adds the name of server {server!r}")
                         )
                         entry[0].add(server)
     return found
@@ -1112,7 +1135,7 @@ def _lookalikes(
             continue
         found[name] = _Lookalike(
             servers=tuple(sorted(servers)),
-            how=how,
+            how=how + (", with look-alike letters" if forms.disguised else ""),
             same_job=any(jobs),
             generic=_generic_name(index, other_words, tool.server),
         )
