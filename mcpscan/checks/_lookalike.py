@@ -26,6 +26,7 @@ from .._normalize import confusable_skeleton
 from ._tool_words import NAME_AFFIXES
 
 __all__ = [
+    "adds_version",
     "canonical_key",
     "canonical_words",
     "content_words",
@@ -111,6 +112,19 @@ def family_words(name: str) -> tuple[str, ...]:
     return tuple(singular(word) for word in _split(name) if not _VERSION.fullmatch(word))
 
 
+def adds_version(mine: str, other: str) -> bool:
+    """``mine`` carries a version marker and ``other`` none (``query_v2``/``query``).
+
+    Two versioned names (``get_v1_report``/``get_v2_report``) are a family;
+    a version added to a plain name claims to be its newer edition.
+    """
+
+    def versioned(name: str) -> bool:
+        return any(_VERSION.fullmatch(word) for word in _split(name))
+
+    return versioned(mine) and not versioned(other)
+
+
 def disguise(mine: str, other: str) -> str:
     """How ``mine`` differs from ``other``, for the evidence ("adds 'v2'")."""
     my_words, other_words = _split(mine), _split(other)
@@ -141,12 +155,51 @@ def server_words(server: str) -> tuple[str, ...]:
 
 
 def content_words(text: str) -> frozenset[str]:
-    """The words of a description that say what the tool does."""
+    """The words of a description that say what the tool does, stemmed.
+
+    An impersonator paraphrases the victim's description rather than
+    copying it ("Creates an issue in a GitHub repo" for "Create a new issue
+    in a GitHub repository"), so inflections and the usual abbreviations
+    are folded before two descriptions are compared.
+    """
     return frozenset(
-        singular(word)
+        _stem(word)
         for word in _WORD.findall(_fold(text))
         if len(word) > 2 and word not in _STOPWORDS and not word.isdigit()
     )
+
+
+#: Abbreviations tool descriptions use for the same word.
+_ABBREVIATIONS = {
+    "repo": "repository",
+    "msg": "message",
+    "doc": "document",
+    "dir": "directory",
+    "info": "information",
+    "config": "configuration",
+    "db": "database",
+    "param": "parameter",
+    "arg": "argument",
+    "email": "mail",
+    "e-mail": "mail",
+}
+_INFLECTIONS = ("ing", "ed")
+#: Letters a stem keeps at least ("need" is not "ne" + "ed").
+_MIN_STEM = 3
+
+
+def _stem(word: str) -> str:
+    """A crude stem (``creates``, ``created``, ``creating`` -> ``creat``).
+
+    Both descriptions go through it, so it only has to be consistent.
+    """
+    word = singular(word)
+    word = singular(_ABBREVIATIONS.get(word, word))
+    for ending in _INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
+            word = word[: -len(ending)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > _MIN_STEM + 1 else word
 
 
 def same_job(mine: frozenset[str], other: frozenset[str]) -> bool:

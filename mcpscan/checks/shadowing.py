@@ -13,16 +13,24 @@ Rules (tier, rule id):
 * HARD ``shadowing.cross_server``: another server exposes the same name;
 * HARD ``shadowing.confusable_name``: the name is a look-alike spelling
   (confusable skeleton equal, raw names different) of another server's name;
-* HARD ``shadowing.cross_reference``: text of the tool names a distinctive
-  tool of another server;
+* HARD ``shadowing.cross_reference``: text of the tool tells the model how
+  to use a distinctive tool of another server, or claims to replace it
+  ("use this instead of create_issue", "create_issue is deprecated");
+* HARD / SOFT ``shadowing.lookalike_name``: the name is another server's
+  name with a disguise beyond one edit (an affix, a version, case style,
+  separators, plural, reordered words, the other server's name as a prefix,
+  look-alike letters); HARD when the descriptions do the same job;
 * SOFT ``shadowing.typosquat``: the name is one edit (or only a separator or
   case change) away from another server's name;
-* SOFT ``shadowing.server_typosquat``: the tool's server id looks like
-  another server's id;
+* HARD / SOFT ``shadowing.server_typosquat``: the tool's server id looks
+  like another server's id; HARD when that one is trusted and this one not;
+* SOFT ``shadowing.shadowed``: a trusted server's tool whose name an
+  untrusted server copies (the copy is the one quarantined);
 * SOFT ``shadowing.acknowledged_collision``: any of the name rules above for
   a (server pair, name) that ``Config.acknowledged_collisions`` lists;
-* SOFT ``shadowing.name_mention``: another server's tool name used as a
-  bare value or a flag (an enum value, a property name), reported below the
+* SOFT ``shadowing.name_mention``: another server's tool name only
+  mentioned ("pairs well with github's create_issue"), or used as a bare
+  value or a flag (an enum value, a property name), reported below the
   review threshold.
 
 Every lookup structure is built once per ``Snapshot`` (``build_index``) and
@@ -48,6 +56,7 @@ from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from ._lookalike import (
+    adds_version,
     canonical_key,
     canonical_words,
     content_words,
@@ -83,6 +92,7 @@ SHADOWED_CONFIDENCE = 0.5
 TYPOSQUAT_CONFIDENCE = 0.55
 TYPOSQUAT_AMBIGUOUS_CONFIDENCE = 0.4
 SERVER_TYPOSQUAT_CONFIDENCE = 0.5
+TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE = 0.85
 ACKNOWLEDGED_CONFIDENCE = 0.4
 MENTION_CONFIDENCE = 0.3
 
@@ -413,26 +423,51 @@ def _servers_by_length(
 def _lookalike_servers(
     index: ShadowIndex, server: str, threshold: float
 ) -> tuple[tuple[str, float], ...]:
-    """Server ids within ``MAX_SERVER_EDITS`` and ``threshold`` Jaro-Winkler of ``server``.
-
-    Jaro-Winkler rewards a shared beginning, which is how a typo of a
-    brand reads (``githbu``, ``filesytem``); the edit bound keeps ids that
-    only share a prefix apart (``sqlite``, ``sqlite-mcp-server``).
-    """
+    """Server ids within ``MAX_SERVER_EDITS`` and ``threshold`` Jaro-Winkler of ``server``."""
     mine = loose_key(server)
     if len(mine) < MIN_SERVER_CHARS:
         return ()
     found: list[tuple[str, float]] = []
     for length in range(len(mine) - MAX_SERVER_EDITS, len(mine) + MAX_SERVER_EDITS + 1):
-        for loose, other in index.servers_by_length.get(length, ()):
-            if other == server or len(loose) < MIN_SERVER_CHARS:
-                continue
-            if OSA.distance(mine, loose, score_cutoff=MAX_SERVER_EDITS) > MAX_SERVER_EDITS:
-                continue
-            similarity = JaroWinkler.similarity(mine, loose)
-            if similarity >= threshold and not _distinct_servers(server, other, index.vocabulary):
-                found.append((other, round(similarity, 3)))
+        for _loose, other in index.servers_by_length.get(length, ()):
+            similarity = _server_similarity(index, server, other, threshold)
+            if similarity is not None:
+                found.append((other, similarity))
     return tuple(sorted(found))
+
+
+def _lookalike_trusted(
+    index: ShadowIndex, server: str, trusted: Iterable[str], threshold: float
+) -> tuple[str, float] | None:
+    """The trusted server id ``server`` looks most like, if any (``notes-servar``)."""
+    found = [
+        (other, similarity)
+        for other in trusted
+        if (similarity := _server_similarity(index, server, other, threshold)) is not None
+    ]
+    return max(found, key=lambda item: (item[1], item[0])) if found else None
+
+
+def _server_similarity(
+    index: ShadowIndex, server: str, other: str, threshold: float
+) -> float | None:
+    """How much ``server`` looks like ``other`` (None: not a look-alike).
+
+    Jaro-Winkler rewards a shared beginning, which is how a typo of a
+    brand reads (``githbu``, ``filesytem``); the bound of
+    ``MAX_SERVER_EDITS`` keeps ids that only share a prefix apart
+    (``sqlite``, ``sqlite-mcp-server``), and ``_distinct_servers`` keeps
+    instances and sibling products apart (``shell-a``/``shell-b``).
+    """
+    mine, loose = loose_key(server), loose_key(other)
+    if other == server or min(len(mine), len(loose)) < MIN_SERVER_CHARS:
+        return None
+    if OSA.distance(mine, loose, score_cutoff=MAX_SERVER_EDITS) > MAX_SERVER_EDITS:
+        return None
+    similarity = JaroWinkler.similarity(mine, loose)
+    if similarity < threshold or _distinct_servers(server, other, index.vocabulary):
+        return None
+    return round(similarity, 3)
 
 
 #: A differing id part at most this long is an instance label (``-a``, ``-eu``).
@@ -475,6 +510,8 @@ def _index_of(snapshot: Snapshot) -> ShadowIndex:
 class _Options:
     server_similarity: float
     generic_names: frozenset[str]
+    #: Server ids the caller trusts, whether or not they are connected now.
+    trusted_servers: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, options: Mapping[str, Any]) -> _Options:
@@ -486,9 +523,13 @@ class _Options:
         generic = options.get("generic_names", ())
         if isinstance(generic, str) or not all(isinstance(n, str) for n in generic):
             raise ValueError("shadowing option generic_names must be a list of tool names")
+        trusted = options.get("trusted_servers", ())
+        if isinstance(trusted, str) or not all(isinstance(n, str) and n for n in trusted):
+            raise ValueError("shadowing option trusted_servers must be a list of server ids")
         return cls(
             server_similarity=float(similarity),
             generic_names=frozenset(confusable_skeleton(n) for n in generic),
+            trusted_servers=frozenset(trusted),
         )
 
 
@@ -530,7 +571,7 @@ class ShadowingCheck:
         yield from self._typosquat(
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
-        yield from self._server_typosquat(tool, index, options)
+        yield from self._server_typosquat(tool, context, index, options)
         yield from self._cross_reference(tool, context, index, options, forms)
 
     # -- the name itself -------------------------------------------------
@@ -727,13 +768,30 @@ class ShadowingCheck:
         )
 
     def _server_typosquat(
-        self, tool: Tool, index: ShadowIndex, options: _Options
+        self, tool: Tool, context: Context, index: ShadowIndex, options: _Options
     ) -> Iterator[Signal]:
         # A server id one typo from a known one ("githbu", "filesytem")
-        # borrows that server's trust in logs and consent prompts. Both
-        # servers of such a pair are reported: nothing says which is real.
+        # borrows that server's trust in logs and consent prompts. With no
+        # trust information both servers of such a pair are reported (SOFT):
+        # nothing says which is real. An untrusted id that looks like a
+        # trusted one (the snapshot's or the configured list, connected or
+        # not) is the impostor: HARD.
         if tool.server is None:
             return
+        trusted = context.snapshot.trusted_servers | options.trusted_servers
+        if tool.server not in trusted:
+            imitated = _lookalike_trusted(index, tool.server, trusted, options.server_similarity)
+            if imitated:
+                other, similarity = imitated
+                yield self._signal(
+                    "server_typosquat",
+                    Tier.HARD,
+                    TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE,
+                    f"server id {tool.server!r} imitates trusted server {other!r} "
+                    f"(similarity {similarity})",
+                    "server",
+                )
+                return
         lookalikes = index.lookalike_servers(tool.server, options.server_similarity)
         if lookalikes:
             other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
@@ -1122,9 +1180,11 @@ def _lookalikes(
             # The plain name beside a decorated copy is the victim; it is
             # reported as shadowed only when the caller says whom it trusts.
             continue
-        # Plural and version families (read_file/read_files) are ordinary
-        # across servers; they imitate only with the same description.
-        family = family_words(tool.name) == family_words(name)
+        # Plural families (read_file/read_files) are ordinary across
+        # servers; they imitate only with the same description. An added
+        # version (create_issue_v2) is no family across servers: it claims
+        # to be the other server's tool, newer.
+        family = family_words(tool.name) == family_words(name) and not adds_version(tool.name, name)
         judge = same_text if family else same_job
         jobs = [
             judge(mine, content_words(t.description or ""))
