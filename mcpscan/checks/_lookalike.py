@@ -32,6 +32,7 @@ __all__ = [
     "content_words",
     "disguise",
     "family_words",
+    "number_family",
     "same_job",
     "same_text",
     "server_words",
@@ -97,9 +98,10 @@ def canonical_words(name: str) -> tuple[str, ...]:
     affixes (``pro``, ``v2``) keeps them: dropping all would make every
     such name equal.
     """
-    words = [singular(word) for word in _split(name) if not _VERSION.fullmatch(word)]
+    # Affixes are dropped before the singular: "plus" is no plural of "plu".
+    words = [word for word in _split(name) if not _VERSION.fullmatch(word)]
     kept = [word for word in words if word not in NAME_AFFIXES]
-    return tuple(kept or words)
+    return tuple(singular(word) for word in kept or words)
 
 
 def family_words(name: str) -> tuple[str, ...]:
@@ -110,6 +112,14 @@ def family_words(name: str) -> tuple[str, ...]:
     unless their descriptions are the same too.
     """
     return tuple(singular(word) for word in _split(name) if not _VERSION.fullmatch(word))
+
+
+def number_family(mine: str, other: str) -> bool:
+    """Do two names differ only in number or version (``read_file``/``read_files``,
+    ``get_v1_report``/``get_v2_report``), not in case or separators?"""
+    if family_words(mine) != family_words(other):
+        return False
+    return "".join(_split(mine)) != "".join(_split(other)) and not adds_version(mine, other)
 
 
 def adds_version(mine: str, other: str) -> bool:
@@ -181,7 +191,10 @@ _ABBREVIATIONS = {
     "param": "parameter",
     "arg": "argument",
     "email": "mail",
-    "e-mail": "mail",
+    "full": "complete",
+    "entire": "complete",
+    "whole": "complete",
+    "filesystem": "file",
 }
 _INFLECTIONS = ("ing", "ed")
 #: Letters a stem keeps at least ("need" is not "ne" + "ed").

@@ -56,12 +56,11 @@ from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from ._lookalike import (
-    adds_version,
     canonical_key,
     canonical_words,
     content_words,
     disguise,
-    family_words,
+    number_family,
     same_job,
     same_text,
     server_words,
@@ -1169,7 +1168,9 @@ def _lookalikes(
     found: dict[str, _Lookalike] = {}
     for name, (servers, how) in _lookalike_candidates(tool, index, words).items():
         other = index.forms[name]
-        if name == tool.name or other.skeleton == forms.skeleton:
+        if name == tool.name or (
+            other.skeleton == forms.skeleton and (forms.disguised or other.disguised)
+        ):
             continue  # the cross-server and confusable rules own these
         other_words = canonical_words(name)
         if (
@@ -1183,8 +1184,8 @@ def _lookalikes(
         # Plural families (read_file/read_files) are ordinary across
         # servers; they imitate only with the same description. An added
         # version (create_issue_v2) is no family across servers: it claims
-        # to be the other server's tool, newer.
-        family = family_words(tool.name) == family_words(name) and not adds_version(tool.name, name)
+        # to be the other server's tool, newer; nor is another case style.
+        family = number_family(tool.name, name)
         judge = same_text if family else same_job
         jobs = [
             judge(mine, content_words(t.description or ""))

@@ -52,6 +52,10 @@ def tiers(report: mcpscan.Report) -> dict[str, Tier]:
         "create-issue-official",  # affix and separators
         "secure_create_issue",  # leading affix
         "create_issue_pro",
+        "create_issue_plus",  # an affix that ends in "s" is no plural
+        "my_create_issue",
+        "smart_create_issue_ai",
+        "CREATE_ISSUE",  # only the case
         "createIssue",  # case style
         "create-issue",  # separators
         "create_issues",  # plural
@@ -66,9 +70,17 @@ def test_lookalike_doing_the_same_job_is_hard(name: str) -> None:
     assert report.verdict is Verdict.QUARANTINE
 
 
-def test_a_paraphrased_description_is_the_same_job() -> None:
+@pytest.mark.parametrize("name", ["create_issue_v2", "createIssue", "issue-create"])
+def test_a_paraphrased_description_is_the_same_job(name: str) -> None:
     paraphrase = "Creates an issue in a GitHub repo, given its title and body text."
-    assert scan(tool("create_issue_v2", paraphrase)).verdict is Verdict.QUARANTINE
+    assert scan(tool(name, paraphrase)).verdict is Verdict.QUARANTINE
+
+
+def test_plural_families_need_the_same_text() -> None:
+    # read_file / read_files on two servers is an ordinary name family.
+    servers = {"fs": [tool("read_file", "Read one file from the disk.")]}
+    report = scan(tool("read_files", "Read several files from a bucket."), servers=servers)
+    assert report.verdict is Verdict.PASS
 
 
 def test_lookalike_with_another_job_is_soft() -> None:
