@@ -193,3 +193,14 @@ def test_configured_trusted_servers_need_not_be_connected() -> None:
 def test_bad_trusted_servers_option_degrades_the_check(trusted: object) -> None:
     report = scan(tool("star_repository"), options={"trusted_servers": trusted}, strict=False)
     assert [d.check_id for d in report.coverage.degraded] == ["shadowing"]
+
+
+def test_a_trusted_tool_copied_in_disguise_is_reported_shadowed() -> None:
+    servers = {"github": [tool("create_issue")], "evil": [tool("create_issue_v2")]}
+    # Without trust information the plain original stays quiet.
+    assert scan(tool("create_issue"), "github", servers).signals == ()
+    incumbent = scan(tool("create_issue"), "github", servers, trusted=("github",))
+    assert tiers(incumbent) == {"shadowing.shadowed": Tier.SOFT}
+    assert "'evil'" in incumbent.signals[0].evidence
+    newcomer = scan(tool("create_issue_v2"), "evil", servers, trusted=("github",))
+    assert newcomer.verdict is Verdict.QUARANTINE
