@@ -816,8 +816,6 @@ class ShadowingCheck:
         # reason to write "when you call send_email, also bcc ..." or
         # "instead of github.create_issue use this" into a description is to
         # steer how the model uses a tool this server does not own.
-        if index.automaton is None:
-            return
         scope = _ReferenceScope(
             own=index.own_names.get(tool.server, frozenset())
             if tool.server is not None
@@ -827,8 +825,45 @@ class ShadowingCheck:
             my_properties=frozenset(_fold_text(s.raw) for s in context.strings if s.is_key),
         )
         for located in context.strings:
-            if located.field != "name":
+            if located.field == "name":
+                continue
+            if index.automaton is not None:
                 yield from self._references_in(tool, context, index, located, scope)
+            yield from self._marked_claims_in(tool, context, index, located, scope)
+
+    def _marked_claims_in(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        located: LocatedString,
+        scope: _ReferenceScope,
+    ) -> Iterator[Signal]:
+        # "The new version of `search`; use this one instead", "replaces
+        # brave.search", "use it instead of the fetch tool": a claim to
+        # replace another server's tool whose name is one common word.
+        # Such names are not looked for in prose ("search the catalog"), so
+        # the name must be marked as a tool name (code quotes, "X tool",
+        # "server.X") and its sentence must carry a replace cue.
+        if not _REPLACE_CUES.search(located.raw.lower()):
+            return
+        text = located.raw
+        reported: set[str] = set()
+        for found in _MARKED_NAME.finditer(text):
+            written = found.group("quoted") or found.group("named") or found.group("tool")
+            key = _fold_text(written)
+            if key in reported or scope.ignores(key) or _distinctive(NameForms.of(written)):
+                continue  # distinctive names are the automaton's
+            entries = _marked_entries(index, key, found.group("server"), tool.server)
+            if not entries:
+                continue
+            start, stop = found.span()
+            mention = _Mention(text=text, start=start, stop=stop, entries=entries)
+            sentence, _offset = _sentence_of(mention)
+            if not _REPLACE_CUES.search(sentence):
+                continue
+            reported.add(key)
+            yield self._reference_signal(tool, context, located, mention, hard=True)
 
     def _references_in(
         self,
@@ -911,6 +946,31 @@ class ShadowingCheck:
         return self._signal(
             "name_mention", Tier.SOFT, MENTION_CONFIDENCE, evidence, located.location, span
         )
+
+
+# A tool name marked as one: in code quotes, before "tool" / "function" /
+# "command", or qualified by its server ("brave.search", "web/fetch").
+_MARKED_NAME = regex.compile(
+    r"`(?P<quoted>[\w.\-]{2,64})`"
+    r"|\b(?P<named>[\w\-]{2,64})`?\s{1,3}(?:tool|function|command)\b"
+    r"|\b(?P<server>[\w\-]{2,64})[./](?P<tool>[\w\-]{2,64})\b"
+)
+
+
+def _marked_entries(
+    index: ShadowIndex, key: str, server_part: str | None, own_server: str | None
+) -> tuple[tuple[str, str], ...]:
+    """(server, name) of other servers' tools a marked name refers to; a
+    qualified name ("brave.search") only to the server it names."""
+    entries = [
+        (server, name)
+        for name in index.by_skeleton.get(key, ())
+        for server in index.other_servers(name, own_server)
+    ]
+    if server_part is None:
+        return tuple(entries)
+    wanted = server_words(server_part)
+    return tuple(entry for entry in entries if server_words(entry[0]) == wanted)
 
 
 def _has_other_servers(snapshot: Snapshot, server: str | None) -> bool:
