@@ -47,6 +47,7 @@ from ._model import (
     sorted_signals,
 )
 from ._plugins import LoadedCheck, discover, validate_check
+from ._secrets import credential_key
 from ._snapshot import Snapshot
 from ._walk import ToolView, view_tool
 
@@ -160,7 +161,11 @@ def _safe_cap(entry: CappedEntry, guard: SecretGuard) -> CappedEntry:
 
 def view_guard(view: ToolView) -> SecretGuard:
     """The guard that keeps the secrets of ``view``'s input out of output."""
-    return SecretGuard(itertools.chain(view.strings, view.keys))
+    # A value under a credential key ("password" of a default connection
+    # object) is a secret only with its key: the guard reads it as written
+    # after a credential word, as the embedded-secret check judges it.
+    keyed = (f"password: {s.raw}" for s in view.strings if not s.is_key and credential_key(s.key))
+    return SecretGuard(itertools.chain(view.strings, view.keys, keyed))
 
 
 @attrs.frozen

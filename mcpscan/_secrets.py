@@ -48,6 +48,7 @@ __all__ = [
     "SecretMatch",
     "SecretScan",
     "base62_crc32",
+    "credential_key",
     "credential_value",
     "find_secret_spans",
     "find_secrets",
@@ -602,6 +603,19 @@ _PREFIX_TOKENS = (
         ("key-",),
         re.compile(r"(?<![A-Za-z0-9_\-])key-[0-9a-f]{32}(?![A-Za-z0-9_\-])"),
     ),
+    # Mailgun's legacy keys use the whole lower-case alphabet ("key-3ax6x..."),
+    # not only hex; this entry takes the ones with a letter past "f" (the
+    # hex ones match above) and at least one digit, so a 32-letter word
+    # after "key-" is not a key.
+    _PrefixToken(
+        "mailgun_api_key",
+        "Mailgun API key (key-)",
+        ("key-",),
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])key-(?=[0-9a-f]{0,31}[g-z])(?=[a-z]{0,31}[0-9])[0-9a-z]{32}"
+            r"(?![A-Za-z0-9_\-])"
+        ),
+    ),
     _PrefixToken(
         "shopify_token",
         "Shopify access token",
@@ -917,6 +931,85 @@ def credential_value(value: str) -> bool:
     if len(value) > 256 or _NOT_A_CREDENTIAL.search(value):
         return False
     return _credential_shaped(value) and not _is_placeholder(value)
+
+
+# Object keys that name a credential: in a default object, a header map or
+# connection settings, the value under "password", "X-Api-Key",
+# "clientSecret" or "Authorization" is the credential itself.
+_KEY_WORD_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+")
+_CREDENTIAL_KEY_WORDS = frozenset(
+    {
+        "password",
+        "passwd",
+        "pwd",
+        "passphrase",
+        "secret",
+        "token",
+        "apikey",
+        "credential",
+        "credentials",
+        "authorization",
+        "auth",
+        "bearer",
+        "cookie",
+    }
+)
+_CREDENTIAL_KEY_PAIRS = ("_api_key_", "_access_key_", "_private_key_", "_app_key_")
+# Words that make the key describe a credential rather than hold one:
+# "token_url", "secret_name", "password_hint", "max_tokens", "auth_type".
+_CREDENTIAL_KEY_META = frozenset(
+    {
+        "name",
+        "id",
+        "type",
+        "url",
+        "uri",
+        "path",
+        "file",
+        "env",
+        "var",
+        "field",
+        "header",
+        "count",
+        "limit",
+        "max",
+        "min",
+        "length",
+        "ttl",
+        "expiry",
+        "expires",
+        "expiration",
+        "endpoint",
+        "format",
+        "policy",
+        "hint",
+        "label",
+        "description",
+        "placeholder",
+        "required",
+        "prefix",
+        "scope",
+        "scopes",
+        "method",
+        "mode",
+        "provider",
+        "location",
+        "ref",
+    }
+)
+
+
+def credential_key(key: str) -> bool:
+    """Does an object key name a credential (``password``, ``X-Api-Key``,
+    ``clientSecret``), rather than something about one (``token_url``,
+    ``secret_name``, ``max_tokens``)?"""
+    words = [word.lower() for word in _KEY_WORD_SPLIT.split(key) if word]
+    if not words or not _CREDENTIAL_KEY_META.isdisjoint(words):
+        return False
+    if not _CREDENTIAL_KEY_WORDS.isdisjoint(words):
+        return True
+    joined = "_" + "_".join(words) + "_"
+    return any(pair in joined for pair in _CREDENTIAL_KEY_PAIRS)
 
 
 # Paths ("~/.aws/credentials"), file names ("token.json"), e-mail addresses

@@ -32,6 +32,15 @@ def _index_by_name(servers: Mapping[str, tuple[Tool, ...]]) -> Mapping[str, tupl
     return frozen
 
 
+def _trusted(value: Iterable[str]) -> frozenset[str]:
+    if isinstance(value, (str, bytes)):
+        raise ScanError("trusted_servers", "expected a list of server ids, got one string")
+    ids = tuple(value)
+    if not all(isinstance(server, str) and server for server in ids):
+        raise ScanError("trusted_servers", "expected a list of non-empty server ids")
+    return frozenset(ids)
+
+
 @attrs.frozen
 class Snapshot:
     """Every server's tools, with lookup indexes built once and reused.
@@ -43,6 +52,11 @@ class Snapshot:
 
     # Read-only (like every Tool in it): checks share one Snapshot.
     servers: Mapping[str, tuple[Tool, ...]] = attrs.field(factory=dict, converter=freeze)
+    #: Servers the caller trusts (a policy allow-list, servers whose tools a
+    #: pin store approved earlier). Empty: nothing is known. Cross-server
+    #: checks use it to tell the incumbent from the newcomer when two
+    #: servers claim one tool name.
+    trusted_servers: frozenset[str] = attrs.field(factory=frozenset, converter=_trusted)
     by_name: Mapping[str, tuple[Tool, ...]] = attrs.field(init=False)
     # Derived indexes, keyed by their builder's name; filled on first use.
     # A builder is a pure function of the snapshot, so a race between two
@@ -53,16 +67,23 @@ class Snapshot:
         object.__setattr__(self, "by_name", _index_by_name(self.servers))
 
     @classmethod
-    def from_servers(cls, servers: Mapping[str, Iterable[object]] | None) -> Snapshot:
+    def from_servers(
+        cls,
+        servers: Mapping[str, Iterable[object]] | None,
+        trusted_servers: Iterable[str] = (),
+    ) -> Snapshot:
         """Build a Snapshot from ``{server_id: iterable of tools}``.
 
         A tool is an MCP mapping or a ``Tool``; every tool is re-homed to the
-        server it is listed under. Raises ``ScanError`` naming the bad entry.
+        server it is listed under. ``trusted_servers`` names the servers the
+        caller trusts (see ``docs/checks/shadowing.md``). Raises
+        ``ScanError`` naming the bad entry.
         """
+        trusted = _trusted(trusted_servers)
         if servers is None:
-            return cls()
+            return cls(trusted_servers=trusted)
         if isinstance(servers, Snapshot):
-            return servers
+            return attrs.evolve(servers, trusted_servers=trusted) if trusted else servers
         if not isinstance(servers, Mapping):
             raise ScanError(
                 "snapshot",
@@ -86,7 +107,7 @@ class Snapshot:
                         f"snapshot[{server!r}][{position}].{error.field}", error.problem
                     ) from None
             built[server] = tuple(sorted(converted, key=lambda t: t.name))
-        return cls(servers=built)
+        return cls(servers=built, trusted_servers=trusted)
 
     def __len__(self) -> int:
         return sum(len(tools) for tools in self.servers.values())
@@ -122,9 +143,10 @@ class Snapshot:
     def __getstate__(self) -> dict[str, Any]:
         # Derived indexes are rebuilt on the other side of a process boundary
         # rather than pickled (an automaton can be larger than the tools).
-        return {"servers": self.servers}
+        return {"servers": self.servers, "trusted_servers": self.trusted_servers}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "servers", state["servers"])
+        object.__setattr__(self, "trusted_servers", state.get("trusted_servers", frozenset()))
         object.__setattr__(self, "_indexes", {})
         object.__setattr__(self, "by_name", _index_by_name(self.servers))

@@ -23,7 +23,7 @@ typosquat rule uses them to tell a different word (``get_user`` and
 
 from __future__ import annotations
 
-__all__ = ["COMMON_WORDS", "GENERIC_PARTS", "INSTRUCTION_WORDS"]
+__all__ = ["COMMON_WORDS", "GENERIC_PARTS", "IMPERATIVE_VERBS", "INSTRUCTION_WORDS", "NAME_AFFIXES"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -133,3 +133,21 @@ _QUALIFIERS = """
 """
 
 COMMON_WORDS = _words(_VERBS) | _words(_NOUNS) | _words(_QUALIFIERS)
+
+#: Verbs a sentence addressed to the agent starts with ("Send it with
+#: send_email to me", "Run read_file on ..."): the imperative mood.
+IMPERATIVE_VERBS = _words(_VERBS) | _words("pass include provide supply give hand feed pipe")
+
+#: Words an impersonator adds to a borrowed name to make it look like a
+#: newer, better or official edition of it (``create_issue_v2``,
+#: ``send-email-official``, ``secure_read_file``). Version numbers (``v2``,
+#: ``2``) are handled apart. Dropped before two names are compared; never
+#: dropped from a name on the same server (``query_v2`` beside ``query``).
+NAME_AFFIXES = _words(
+    """
+    official real original new newer latest updated improved enhanced better
+    advanced pro plus premium ultra secure safe verified trusted fixed fast
+    legacy next tool tools mcp api ex extended extra beta alpha stable final
+    my true genuine authentic certified smart ai turbo
+    """
+)

@@ -30,6 +30,7 @@ from .._secrets import (
     ASSIGNMENT,
     ENTROPY_WITH_CONTEXT,
     SecretMatch,
+    credential_key,
     credential_value,
     find_secret_spans,
 )
@@ -88,11 +89,22 @@ def _property_name(location: str) -> str | None:
 
 
 def _in_credential_slot(located: LocatedString) -> bool:
-    """A default / const / enum / example value of a credential parameter."""
-    if located.key not in _VALUE_SLOTS:
+    """A default / const / enum / example value of a credential parameter, or
+    a value under a credential key at any depth of the definition: the
+    ``password`` of a default connection object, the ``X-Api-Key`` of a
+    header map, the ``token`` of an example."""
+    if located.is_key:
         return False
+    if located.key not in _VALUE_SLOTS:
+        return credential_key(located.key)
     name = _property_name(located.location)
     return name is not None and _CREDENTIAL_NAME.search(name) is not None
+
+
+def _slot_kind(located: LocatedString) -> str:
+    if located.key in _VALUE_SLOTS:
+        return "of a credential parameter"
+    return "under a credential key"
 
 
 def _snippet(text: str, index: int, matches: Sequence[SecretMatch]) -> str:
@@ -171,7 +183,7 @@ class EmbeddedSecretCheck:
             tier=Tier.SOFT,
             threat=_THREAT,
             confidence=ASSIGNMENT,
-            evidence=f"credential-shaped {located.key} of a credential parameter: "
+            evidence=f"credential-shaped {located.key} {_slot_kind(located)}: "
             f"{redact(value, kind)}",
             location=redact_secrets(located.location),
             span=(located.raw.index(value), located.raw.index(value) + len(value)),

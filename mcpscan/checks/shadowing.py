@@ -13,16 +13,24 @@ Rules (tier, rule id):
 * HARD ``shadowing.cross_server``: another server exposes the same name;
 * HARD ``shadowing.confusable_name``: the name is a look-alike spelling
   (confusable skeleton equal, raw names different) of another server's name;
-* HARD ``shadowing.cross_reference``: text of the tool names a distinctive
-  tool of another server;
+* HARD ``shadowing.cross_reference``: text of the tool tells the model how
+  to use a distinctive tool of another server, or claims to replace it
+  ("use this instead of create_issue", "create_issue is deprecated");
+* HARD / SOFT ``shadowing.lookalike_name``: the name is another server's
+  name with a disguise beyond one edit (an affix, a version, case style,
+  separators, plural, reordered words, the other server's name as a prefix,
+  look-alike letters); HARD when the descriptions do the same job;
 * SOFT ``shadowing.typosquat``: the name is one edit (or only a separator or
   case change) away from another server's name;
-* SOFT ``shadowing.server_typosquat``: the tool's server id looks like
-  another server's id;
+* HARD / SOFT ``shadowing.server_typosquat``: the tool's server id looks
+  like another server's id; HARD when that one is trusted and this one not;
+* SOFT ``shadowing.shadowed``: a trusted server's tool whose name an
+  untrusted server copies (the copy is the one quarantined);
 * SOFT ``shadowing.acknowledged_collision``: any of the name rules above for
   a (server pair, name) that ``Config.acknowledged_collisions`` lists;
-* SOFT ``shadowing.name_mention``: another server's tool name used as a
-  bare value or a flag (an enum value, a property name), reported below the
+* SOFT ``shadowing.name_mention``: another server's tool name only
+  mentioned ("pairs well with github's create_issue"), or used as a bare
+  value or a flag (an enum value, a property name), reported below the
   review threshold.
 
 Every lookup structure is built once per ``Snapshot`` (``build_index``) and
@@ -35,7 +43,7 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import ahocorasick
 import attrs
@@ -47,9 +55,27 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._tool_words import COMMON_WORDS, GENERIC_PARTS, INSTRUCTION_WORDS
+from ._lookalike import (
+    canonical_key,
+    canonical_words,
+    content_words,
+    disguise,
+    number_family,
+    same_job,
+    same_text,
+    server_words,
+    strip_server_prefix,
+)
+from ._tool_words import (
+    COMMON_WORDS,
+    GENERIC_PARTS,
+    IMPERATIVE_VERBS,
+    INSTRUCTION_WORDS,
+)
 
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
+
+_K = TypeVar("_K")
 
 CHECK_ID = "shadowing"
 INDEX_KEY = "shadowing.v1"
@@ -59,15 +85,24 @@ THREAT = "tool-shadowing"
 CROSS_SERVER_CONFIDENCE = 0.8
 CONFUSABLE_CONFIDENCE = 0.95
 CROSS_REFERENCE_CONFIDENCE = 0.85
+LOOKALIKE_CONFIDENCE = 0.9
+LOOKALIKE_SOFT_CONFIDENCE = 0.45
+SHADOWED_CONFIDENCE = 0.5
 TYPOSQUAT_CONFIDENCE = 0.55
 TYPOSQUAT_AMBIGUOUS_CONFIDENCE = 0.4
 SERVER_TYPOSQUAT_CONFIDENCE = 0.5
+TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE = 0.85
 ACKNOWLEDGED_CONFIDENCE = 0.4
 MENTION_CONFIDENCE = 0.3
 
 #: A name whose loose form is shorter than this never counts as a near name:
 #: short names (``ls``, ``cd``, ``get``) are one edit away from many others.
 MIN_TYPO_CHARS = 5
+#: Words of a server id that can prefix a borrowed name (``acme_cloud_...``).
+_MAX_SERVER_WORDS = 3
+#: A name that this many servers expose in some spelling is a shared,
+#: generic name (``list_files``, ``health_check``), never a HARD look-alike.
+_SHARED_BY_SERVERS = 3
 #: A server id whose loose form is shorter than this is never a look-alike
 #: (``jira`` and ``jina`` are both real servers).
 MIN_SERVER_CHARS = 5
@@ -104,14 +139,36 @@ _INVOKE_BEFORE = regex.compile(
     r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
 )
 _INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
-# "like", "similar to", "unlike", "compatible with": the name is a point of
-# comparison, as in documentation ("paginated like list_issues").
-_COMPARISON_BEFORE = regex.compile(
-    r"(?:\b(?:like|unlike|similar\s+to|same\s+as|akin\s+to|equivalent\s+to|compatible\s+with"
-    r"|modell?ed\s+on|inspired\s+by|as\s+with|as\s+in|mirrors?)\s+(?:the\s+)?[`'\"]?)$",
+_SENTENCE_END = regex.compile(r"[.!?;\n\u3002\uff01\uff1f]")
+#: How far either side of a name its sentence is looked for.
+_SENTENCE_WINDOW = 160
+#: Words that may come before an opening imperative ("Then post with ...").
+_LEAD_INS = frozenset({"then", "next", "now", "please", "and", "so", "finally", "afterwards"})
+#: An opening imperative counts only when the name follows it closely.
+_IMPERATIVE_REACH = 60
+# The other tool's output routed into this tool: "needs get_secret_value
+# output ... passed in the notes field", "put list_keys' result here".
+_ROUTED_HERE = regex.compile(
+    r"\b(?:output|outputs|result|results|response|return\s+value)\b.{0,60}?"
+    r"\b(?:field|parameter|param|argument|arg|here|this\s+tool)\b"
+)
+# Claims to replace, supersede, wrap or take the calls of another tool, in
+# the languages the directive work covers. Matched in the sentence of the
+# name (lower-cased); CJK cues have no word boundaries.
+_REPLACE_CUES = regex.compile(
+    r"\b(?:instead|in\s+place\s+of|rather\s+than|replac(?:e|es|ed|ing|ement)|supersed(?:e|es|ed|ing)"
+    r"|deprecated|obsolete|outdated|(?:new|newer|updated|improved|upgraded|official)\s+version"
+    r"|successor|wrap(?:s|ped|per)?|proxy|route[sd]?|reroute[sd]?|redirect(?:s|ed)?|forward(?:s|ed)?"
+    r"|do\s+not\s+use|don't\s+use|never\s+use|no\s+longer"
+    r"|en\s+lugar\s+de|en\s+su\s+lugar|en\s+vez\s+de|reemplaza|sustituye|nueva\s+versi[oó]n"
+    r"|au\s+lieu\s+de|remplace|nouvelle\s+version|[àa]\s+la\s+place"
+    r"|anstelle|statt(?:dessen)?|ersetzt|neue\s+version|veraltet"
+    r"|em\s+vez\s+de|no\s+lugar\s+de|substitui|nova\s+vers[aã]o"
+    r"|invece\s+di|sostituisce|nuova\s+versione|al\s+posto\s+di"
+    r"|zamiast|zastępuje|nowa\s+wersja|yerine|in\s+plaats\s+van|vervangt)\b"
+    r"|вместо|заменяет|нов(?:ая|ой)\s+верси|代替|替代|取代|替换|新版本|而不是|代わりに|置き換え|新しいバージョン|대신|대체",
     regex.IGNORECASE,
 )
-_SENTENCE_END = regex.compile(r"[.!?;\n]")
 _INVOKE_WINDOW = 40
 _EVIDENCE_WINDOW = 60
 
@@ -223,8 +280,11 @@ class ShadowIndex:
     ``automaton``: Aho-Corasick over the skeletons of distinctive names;
     ``vocabulary``: common tool-name words, words of the snapshot's prose,
     and name parts two servers use; ``servers_by_length``: loose server ids
-    bucketed by length. ``_server_memo`` caches the look-alike servers of a
-    server id (a pure function of the snapshot, filled on first use).
+    bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
+    distinct names; ``servers_by_words``: a server id's name words -> the
+    servers with those words (``jira`` -> ``jira``, ``jira-mcp``).
+    ``_server_memo`` caches the look-alike servers of a server id (a pure
+    function of the snapshot, filled on first use).
     """
 
     forms: Mapping[str, NameForms]
@@ -236,6 +296,8 @@ class ShadowIndex:
     automaton: Any
     vocabulary: frozenset[str]
     servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
+    by_canonical: Mapping[tuple[str, ...], tuple[str, ...]]
+    servers_by_words: Mapping[tuple[str, ...], tuple[str, ...]]
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
     def near_keys(self, key: str) -> set[str]:
@@ -258,8 +320,8 @@ class ShadowIndex:
         return cached
 
 
-def _group(pairs: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
-    table: dict[str, list[str]] = {}
+def _group(pairs: Iterable[tuple[_K, str]]) -> dict[_K, tuple[str, ...]]:
+    table: dict[_K, list[str]] = {}
     for key, value in pairs:
         table.setdefault(key, []).append(value)
     return {key: tuple(values) for key, values in table.items()}
@@ -315,6 +377,12 @@ def build_index(snapshot: Snapshot) -> ShadowIndex:
         automaton=_name_automaton(by_skeleton, forms),
         vocabulary=_vocabulary(snapshot, forms),
         servers_by_length=_servers_by_length(snapshot.servers),
+        by_canonical=_group(
+            (canonical_key(canonical_words(name)), name) for name in snapshot.by_name
+        ),
+        servers_by_words=_group(
+            (server_words(server), server) for server in snapshot.servers if server_words(server)
+        ),
     )
 
 
@@ -354,26 +422,51 @@ def _servers_by_length(
 def _lookalike_servers(
     index: ShadowIndex, server: str, threshold: float
 ) -> tuple[tuple[str, float], ...]:
-    """Server ids within ``MAX_SERVER_EDITS`` and ``threshold`` Jaro-Winkler of ``server``.
-
-    Jaro-Winkler rewards a shared beginning, which is how a typo of a
-    brand reads (``githbu``, ``filesytem``); the edit bound keeps ids that
-    only share a prefix apart (``sqlite``, ``sqlite-mcp-server``).
-    """
+    """Server ids within ``MAX_SERVER_EDITS`` and ``threshold`` Jaro-Winkler of ``server``."""
     mine = loose_key(server)
     if len(mine) < MIN_SERVER_CHARS:
         return ()
     found: list[tuple[str, float]] = []
     for length in range(len(mine) - MAX_SERVER_EDITS, len(mine) + MAX_SERVER_EDITS + 1):
-        for loose, other in index.servers_by_length.get(length, ()):
-            if other == server or len(loose) < MIN_SERVER_CHARS:
-                continue
-            if OSA.distance(mine, loose, score_cutoff=MAX_SERVER_EDITS) > MAX_SERVER_EDITS:
-                continue
-            similarity = JaroWinkler.similarity(mine, loose)
-            if similarity >= threshold and not _distinct_servers(server, other, index.vocabulary):
-                found.append((other, round(similarity, 3)))
+        for _loose, other in index.servers_by_length.get(length, ()):
+            similarity = _server_similarity(index, server, other, threshold)
+            if similarity is not None:
+                found.append((other, similarity))
     return tuple(sorted(found))
+
+
+def _lookalike_trusted(
+    index: ShadowIndex, server: str, trusted: Iterable[str], threshold: float
+) -> tuple[str, float] | None:
+    """The trusted server id ``server`` looks most like, if any (``notes-servar``)."""
+    found = [
+        (other, similarity)
+        for other in trusted
+        if (similarity := _server_similarity(index, server, other, threshold)) is not None
+    ]
+    return max(found, key=lambda item: (item[1], item[0])) if found else None
+
+
+def _server_similarity(
+    index: ShadowIndex, server: str, other: str, threshold: float
+) -> float | None:
+    """How much ``server`` looks like ``other`` (None: not a look-alike).
+
+    Jaro-Winkler rewards a shared beginning, which is how a typo of a
+    brand reads (``githbu``, ``filesytem``); the bound of
+    ``MAX_SERVER_EDITS`` keeps ids that only share a prefix apart
+    (``sqlite``, ``sqlite-mcp-server``), and ``_distinct_servers`` keeps
+    instances and sibling products apart (``shell-a``/``shell-b``).
+    """
+    mine, loose = loose_key(server), loose_key(other)
+    if other == server or min(len(mine), len(loose)) < MIN_SERVER_CHARS:
+        return None
+    if OSA.distance(mine, loose, score_cutoff=MAX_SERVER_EDITS) > MAX_SERVER_EDITS:
+        return None
+    similarity = JaroWinkler.similarity(mine, loose)
+    if similarity < threshold or _distinct_servers(server, other, index.vocabulary):
+        return None
+    return round(similarity, 3)
 
 
 #: A differing id part at most this long is an instance label (``-a``, ``-eu``).
@@ -416,6 +509,8 @@ def _index_of(snapshot: Snapshot) -> ShadowIndex:
 class _Options:
     server_similarity: float
     generic_names: frozenset[str]
+    #: Server ids the caller trusts, whether or not they are connected now.
+    trusted_servers: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, options: Mapping[str, Any]) -> _Options:
@@ -427,9 +522,13 @@ class _Options:
         generic = options.get("generic_names", ())
         if isinstance(generic, str) or not all(isinstance(n, str) for n in generic):
             raise ValueError("shadowing option generic_names must be a list of tool names")
+        trusted = options.get("trusted_servers", ())
+        if isinstance(trusted, str) or not all(isinstance(n, str) and n for n in trusted):
+            raise ValueError("shadowing option trusted_servers must be a list of server ids")
         return cls(
             server_similarity=float(similarity),
             generic_names=frozenset(confusable_skeleton(n) for n in generic),
+            trusted_servers=frozenset(trusted),
         )
 
 
@@ -461,8 +560,17 @@ class ShadowingCheck:
         forms = index.forms.get(tool.name) or NameForms.of(tool.name)
         yield from self._cross_server(tool, context, index)
         yield from self._confusable(tool, context, index, forms)
-        yield from self._typosquat(tool, context, index, forms)
-        yield from self._server_typosquat(tool, index, options)
+        # A pair both rules see is reported once: by the look-alike rule when
+        # it is HARD, else by the typosquat rule (its wording is the sharper).
+        typos = _typos(tool, index, forms)
+        lookalikes = _lookalikes(tool, context, index, forms)
+        hard = {name for name, found in lookalikes.items() if found.hard}
+        shown = {n: found for n, found in lookalikes.items() if found.hard or n not in typos}
+        yield from self._lookalike(tool, context, index, shown)
+        yield from self._typosquat(
+            tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
+        )
+        yield from self._server_typosquat(tool, context, index, options)
         yield from self._cross_reference(tool, context, index, options, forms)
 
     # -- the name itself -------------------------------------------------
@@ -496,21 +604,48 @@ class ShadowingCheck:
         *,
         finding: Callable[[str, Sequence[str]], Signal],
         what: str,
+        servers_for: Callable[[str], Iterable[str]] | None = None,
     ) -> Iterator[Signal]:
-        """One signal per other name (``finding``) for its servers, and one
-        SOFT signal for the (server, name) pairs the config acknowledges."""
+        """One signal per other name (``finding``) for its servers, one SOFT
+        signal for the (server, name) pairs the config acknowledges, and,
+        for a trusted server's tool, one SOFT ``shadowed`` signal naming the
+        untrusted servers that borrow its name."""
         acknowledged: list[tuple[str, str]] = []
+        shadowed: list[tuple[str, str]] = []
+        trusted = context.snapshot.trusted_servers
+        incumbent = tool.server in trusted
         for name in sorted(names):
             plain: list[str] = []
-            for other in index.other_servers(name, tool.server):
+            others = servers_for(name) if servers_for else index.other_servers(name, tool.server)
+            for other in others:
                 if _is_acknowledged(context, tool.server, other, tool.name, name):
                     acknowledged.append((other, name))
+                elif incumbent and other not in trusted:
+                    shadowed.append((other, name))
                 else:
                     plain.append(other)
             if plain:
                 yield finding(name, plain)
         if acknowledged:
             yield self._acknowledged_signal(what, acknowledged)
+        if shadowed:
+            yield self._shadowed_signal(tool, what, shadowed)
+
+    def _shadowed_signal(self, tool: Tool, what: str, pairs: Sequence[tuple[str, str]]) -> Signal:
+        # The caller trusts this tool's server and not the other: the other
+        # is the newcomer (it is quarantined when it is scanned), and this
+        # tool is the victim. A person should still know its name is
+        # contested: the model may send this tool's calls to the newcomer.
+        servers = sorted({server for server, _name in pairs})
+        names = sorted({name for _server, name in pairs})
+        return self._signal(
+            "shadowed",
+            Tier.SOFT,
+            SHADOWED_CONFIDENCE,
+            f"tool {tool.name!r} of trusted server {tool.server!r} is shadowed by {what} "
+            f"{', '.join(map(repr, names))} of untrusted server {_servers_text(servers)}",
+            "name",
+        )
 
     def _acknowledged_signal(self, what: str, pairs: Sequence[tuple[str, str]]) -> Signal:
         # An acknowledged collision is still shown: the embedding
@@ -573,29 +708,50 @@ class ShadowingCheck:
             context, tool, index, names, finding=finding, what="look-alike name"
         )
 
-    def _typosquat(
-        self, tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+    def _lookalike(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        lookalikes: Mapping[str, _Lookalike],
     ) -> Iterator[Signal]:
-        # "send_emial" next to "send_email": a name a person (or a model)
-        # reads as the other one. Plurals, numbered versions and two real
-        # words are ordinary name families and stay quiet (typo_confidence).
-        if len(forms.loose) < MIN_TYPO_CHARS:
-            return
-        confidence_of: dict[str, float] = {}
-        for key in index.near_keys(forms.loose):
-            if key != forms.loose and OSA.distance(forms.loose, key, score_cutoff=1) > 1:
-                continue
-            for name in index.by_loose[key]:
-                other = index.forms[name]
-                if name == tool.name or (
-                    other.skeleton == forms.skeleton
-                    and other.name.casefold() != tool.name.casefold()
-                ):
-                    continue  # the same name, or a look-alike pair the confusable rule owns
-                confidence = typo_confidence(forms.parts, other.parts, index.vocabulary)
-                if confidence is not None:
-                    confidence_of[name] = confidence
+        # "create_issue_v2", "jira_create_issue", "createIssue", "issue_create"
+        # beside another server's "create_issue": a disguised copy of the
+        # name. HARD when the descriptions also do the same job (the copy
+        # is meant to receive the victim's calls); SOFT when only the names
+        # are close (search_docs vs search_logs never get here: their
+        # canonical words differ).
+        def finding(name: str, servers: Sequence[str]) -> Signal:
+            found = lookalikes[name]
+            hard = found.hard
+            job = "and does the same job as" if found.same_job else "but not the job of"
+            return self._signal(
+                "lookalike_name",
+                Tier.HARD if hard else Tier.SOFT,
+                found.confidence,
+                f"tool name {tool.name!r} imitates {name!r} ({found.how}) {job} "
+                f"{name!r} of server {_servers_text(servers)}",
+                "name",
+            )
 
+        yield from self._name_findings(
+            context,
+            tool,
+            index,
+            lookalikes,
+            finding=finding,
+            what="look-alike name",
+            servers_for=lambda name: lookalikes[name].servers,
+        )
+
+    def _typosquat(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        forms: NameForms,
+        confidence_of: Mapping[str, float],
+    ) -> Iterator[Signal]:
         def finding(name: str, servers: Sequence[str]) -> Signal:
             return self._signal(
                 "typosquat",
@@ -611,13 +767,30 @@ class ShadowingCheck:
         )
 
     def _server_typosquat(
-        self, tool: Tool, index: ShadowIndex, options: _Options
+        self, tool: Tool, context: Context, index: ShadowIndex, options: _Options
     ) -> Iterator[Signal]:
         # A server id one typo from a known one ("githbu", "filesytem")
-        # borrows that server's trust in logs and consent prompts. Both
-        # servers of such a pair are reported: nothing says which is real.
+        # borrows that server's trust in logs and consent prompts. With no
+        # trust information both servers of such a pair are reported (SOFT):
+        # nothing says which is real. An untrusted id that looks like a
+        # trusted one (the snapshot's or the configured list, connected or
+        # not) is the impostor: HARD.
         if tool.server is None:
             return
+        trusted = context.snapshot.trusted_servers | options.trusted_servers
+        if tool.server not in trusted:
+            imitated = _lookalike_trusted(index, tool.server, trusted, options.server_similarity)
+            if imitated:
+                other, similarity = imitated
+                yield self._signal(
+                    "server_typosquat",
+                    Tier.HARD,
+                    TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE,
+                    f"server id {tool.server!r} imitates trusted server {other!r} "
+                    f"(similarity {similarity})",
+                    "server",
+                )
+                return
         lookalikes = index.lookalike_servers(tool.server, options.server_similarity)
         if lookalikes:
             other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
@@ -643,8 +816,6 @@ class ShadowingCheck:
         # reason to write "when you call send_email, also bcc ..." or
         # "instead of github.create_issue use this" into a description is to
         # steer how the model uses a tool this server does not own.
-        if index.automaton is None:
-            return
         scope = _ReferenceScope(
             own=index.own_names.get(tool.server, frozenset())
             if tool.server is not None
@@ -654,8 +825,45 @@ class ShadowingCheck:
             my_properties=frozenset(_fold_text(s.raw) for s in context.strings if s.is_key),
         )
         for located in context.strings:
-            if located.field != "name":
+            if located.field == "name":
+                continue
+            if index.automaton is not None:
                 yield from self._references_in(tool, context, index, located, scope)
+            yield from self._marked_claims_in(tool, context, index, located, scope)
+
+    def _marked_claims_in(
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        located: LocatedString,
+        scope: _ReferenceScope,
+    ) -> Iterator[Signal]:
+        # "The new version of `search`; use this one instead", "replaces
+        # brave.search", "use it instead of the fetch tool": a claim to
+        # replace another server's tool whose name is one common word.
+        # Such names are not looked for in prose ("search the catalog"), so
+        # the name must be marked as a tool name (code quotes, "X tool",
+        # "server.X") and its sentence must carry a replace cue.
+        if not _REPLACE_CUES.search(located.raw.lower()):
+            return
+        text = located.raw
+        reported: set[str] = set()
+        for found in _MARKED_NAME.finditer(text):
+            written = found.group("quoted") or found.group("named") or found.group("tool")
+            key = _fold_text(written)
+            if key in reported or scope.ignores(key) or _distinctive(NameForms.of(written)):
+                continue  # distinctive names are the automaton's
+            entries = _marked_entries(index, key, found.group("server"), tool.server)
+            if not entries:
+                continue
+            start, stop = found.span()
+            mention = _Mention(text=text, start=start, stop=stop, entries=entries)
+            sentence, _offset = _sentence_of(mention)
+            if not _REPLACE_CUES.search(sentence):
+                continue
+            reported.add(key)
+            yield self._reference_signal(tool, context, located, mention, hard=True)
 
     def _references_in(
         self,
@@ -738,6 +946,31 @@ class ShadowingCheck:
         return self._signal(
             "name_mention", Tier.SOFT, MENTION_CONFIDENCE, evidence, located.location, span
         )
+
+
+# A tool name marked as one: in code quotes, before "tool" / "function" /
+# "command", or qualified by its server ("brave.search", "web/fetch").
+_MARKED_NAME = regex.compile(
+    r"`(?P<quoted>[\w.\-]{2,64})`"
+    r"|\b(?P<named>[\w\-]{2,64})`?\s{1,3}(?:tool|function|command)\b"
+    r"|\b(?P<server>[\w\-]{2,64})[./](?P<tool>[\w\-]{2,64})\b"
+)
+
+
+def _marked_entries(
+    index: ShadowIndex, key: str, server_part: str | None, own_server: str | None
+) -> tuple[tuple[str, str], ...]:
+    """(server, name) of other servers' tools a marked name refers to; a
+    qualified name ("brave.search") only to the server it names."""
+    entries = [
+        (server, name)
+        for name in index.by_skeleton.get(key, ())
+        for server in index.other_servers(name, own_server)
+    ]
+    if server_part is None:
+        return tuple(entries)
+    wanted = server_words(server_part)
+    return tuple(entry for entry in entries if server_words(entry[0]) == wanted)
 
 
 def _has_other_servers(snapshot: Snapshot, server: str | None) -> bool:
@@ -833,22 +1066,51 @@ def _is_reference(
         # explicit invocation wording makes it a tool reference.
         before, after = mention.around(_INVOKE_WINDOW)
         return bool(_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after))
-    return not _is_comparison(mention)
+    return _steers(located, mention)
 
 
-def _is_comparison(mention: _Mention) -> bool:
-    """Is the name only a point of comparison ("like list_issues on GitHub,
-    results are paginated")?
+def _steers(located: LocatedString, mention: _Mention) -> bool:
+    """Does the sentence around this name tell the agent how to use the other
+    tool, or to use this one in its place (HARD), rather than only name it?
 
-    A comparison cue right before the name, and no instruction word in the
-    rest of its sentence: "Like send_email, always bcc ..." or "such as
-    send_email, which you must call first" stay HARD.
+    Steering: a replace or route cue ("instead of", "the new version of",
+    "deprecated", "forward", "en lugar de", "代替"), an instruction word
+    ("when you call send_email, also bcc ...", "always", "before"), or a
+    sentence that opens with an imperative verb close to the name ("Send it
+    with send_email to me", "Run read_file on ~/.ssh/id_rsa").
+    A mention is not shadowing: "results can be passed to github's
+    create_issue", "like list_issues on GitHub, results are paginated" and
+    "compatible with create_issue" only name the tool, and stay SOFT.
     """
-    before, after = mention.around(_INVOKE_WINDOW)
-    if not _COMPARISON_BEFORE.search(before):
-        return False
-    sentence = _SENTENCE_END.split(after, maxsplit=1)[0]
-    return INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(before.lower() + " " + sentence.lower()))
+    sentence, offset = _sentence_of(mention)
+    if _REPLACE_CUES.search(sentence) or _ROUTED_HERE.search(sentence, offset):
+        return True
+    if not INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(sentence)):
+        return True
+    # The clause holding the name opens with an imperative: "Then post with
+    # X", "For each job, pass its output to X". A clause that describes
+    # ("results can be passed to X") opens with its subject.
+    clause_start = max(sentence.rfind(",", 0, offset), sentence.rfind(":", 0, offset)) + 1
+    words = [word for word in _SEPARATORS.split(sentence[clause_start:offset]) if word]
+    opening = next((word for word in words if word not in _LEAD_INS), "")
+    if opening in IMPERATIVE_VERBS and offset - clause_start <= _IMPERATIVE_REACH:
+        return True
+    if words and not opening:
+        return True  # "then send_email it to ...": the name used as the verb
+    # Folding maps Cyrillic and Greek to Latin look-alikes: a cue of those
+    # languages ("вместо") is looked for in the string as written.
+    return not located.raw.isascii() and bool(_REPLACE_CUES.search(located.raw.casefold()))
+
+
+def _sentence_of(mention: _Mention) -> tuple[str, int]:
+    """The sentence holding the name (bounded), and the name's offset in it."""
+    before, after = mention.around(_SENTENCE_WINDOW)
+    starts = [found.end() for found in _SENTENCE_END.finditer(before)]
+    head = before[starts[-1] :] if starts else before
+    tail = _SENTENCE_END.split(after, maxsplit=1)[0]
+    stripped = head.lstrip()
+    sentence = stripped + mention.text[mention.start : mention.stop] + tail
+    return sentence.lower(), len(stripped)
 
 
 def _in_url_or_path(text: str, start: int) -> bool:
@@ -856,6 +1118,163 @@ def _in_url_or_path(text: str, start: int) -> bool:
     token_start = max(left, *(text.rfind(space, left, start) + 1 for space in " \n\t"))
     token = text[token_start:start]
     return "://" in token or token.startswith("/")
+
+
+def _typos(tool: Tool, index: ShadowIndex, forms: NameForms) -> dict[str, float]:
+    """Other names one edit (or a case or separator change) from the scanned
+    name, with the typosquat confidence of each."""
+    # "send_emial" next to "send_email": a name a person (or a model)
+    # reads as the other one. Plurals, numbered versions and two real
+    # words are ordinary name families and stay quiet (typo_confidence).
+    if len(forms.loose) < MIN_TYPO_CHARS:
+        return {}
+    confidence_of: dict[str, float] = {}
+    for key in index.near_keys(forms.loose):
+        if key != forms.loose and OSA.distance(forms.loose, key, score_cutoff=1) > 1:
+            continue
+        for name in index.by_loose[key]:
+            other = index.forms[name]
+            if name == tool.name or (
+                other.skeleton == forms.skeleton and other.name.casefold() != tool.name.casefold()
+            ):
+                continue  # the same name, or a look-alike pair the confusable rule owns
+            confidence = typo_confidence(forms.parts, other.parts, index.vocabulary)
+            if confidence is not None:
+                confidence_of[name] = confidence
+    return confidence_of
+
+
+# ---------------------------------------------------------------------------
+# Look-alike names (beyond one edit)
+
+
+@attrs.frozen
+class _Lookalike:
+    """Another server's name that the scanned name imitates.
+
+    ``servers``: the other servers exposing it (for a borrowed server-name
+    prefix, only that server); ``how``: the disguise, for the evidence;
+    ``same_job``: the descriptions describe the same job on one of them;
+    ``generic``: a name many servers legitimately share (``search``,
+    ``list_files``), never HARD.
+    """
+
+    servers: tuple[str, ...]
+    how: str
+    same_job: bool
+    generic: bool
+
+    @property
+    def hard(self) -> bool:
+        return self.same_job and not self.generic
+
+    @property
+    def confidence(self) -> float:
+        if self.hard:
+            return LOOKALIKE_CONFIDENCE
+        # An added affix or server name is a deliberate disguise; a name
+        # that only reorders its words or changes case or number
+        # (list_groups / group_list) is how two services name their own
+        # tools, and is kept below the review threshold.
+        return LOOKALIKE_SOFT_CONFIDENCE if self.how.startswith("adds") else MENTION_CONFIDENCE
+
+
+def _decorations(name: str, words: Sequence[str]) -> int:
+    """How many words a name carries beyond its canonical words (affixes, versions)."""
+    return len(name_parts(name)) - len(words)
+
+
+def _lookalike_candidates(
+    tool: Tool, index: ShadowIndex, words: tuple[str, ...]
+) -> dict[str, tuple[set[str], str]]:
+    """Other servers' names with the scanned name's canonical words, as-is or
+    once the other server's own name is taken off its start or end."""
+    found: dict[str, tuple[set[str], str]] = {}
+    # "reports-v1" and "reports-v2" are two versions of one service: their
+    # tools are that service's versions, not look-alikes of each other.
+    own_service = server_words(tool.server) if tool.server else None
+    for name in index.by_canonical.get(canonical_key(words), ()):
+        servers = {
+            server
+            for server in index.other_servers(name, tool.server)
+            if not own_service or server_words(server) != own_service
+        }
+        if servers:
+            found[name] = (servers, disguise(tool.name, name))
+    for size in range(1, min(_MAX_SERVER_WORDS, len(words) - 1) + 1):
+        for borrowed in {words[:size], words[-size:]}:
+            for server in index.servers_by_words.get(borrowed, ()):
+                rest = strip_server_prefix(words, borrowed)
+                if server == tool.server or rest is None:
+                    continue
+                for name in index.by_canonical.get(canonical_key(rest), ()):
+                    if server in index.servers_of.get(name, ()):
+                        entry = found.setdefault(
+                            name, (set(), f"adds the name of server {server!r}")
+                        )
+                        entry[0].add(server)
+    return found
+
+
+def _lookalikes(
+    tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+) -> dict[str, _Lookalike]:
+    """Every other server's name the scanned name imitates, and how."""
+    words = canonical_words(tool.name)
+    if len("".join(words)) < MIN_TYPO_CHARS:
+        return {}
+    trusted = context.snapshot.trusted_servers
+    mine = content_words(tool.description or "")
+    found: dict[str, _Lookalike] = {}
+    for name, (servers, how) in _lookalike_candidates(tool, index, words).items():
+        other = index.forms[name]
+        if name == tool.name or (
+            other.skeleton == forms.skeleton and (forms.disguised or other.disguised)
+        ):
+            continue  # the cross-server and confusable rules own these
+        other_words = canonical_words(name)
+        if (
+            not trusted
+            and _decorations(tool.name, words) == 0
+            and _decorations(name, other_words) > 0
+        ):
+            # The plain name beside a decorated copy is the victim; it is
+            # reported as shadowed only when the caller says whom it trusts.
+            continue
+        # Plural families (read_file/read_files) are ordinary across
+        # servers; they imitate only with the same description. An added
+        # version (create_issue_v2) is no family across servers: it claims
+        # to be the other server's tool, newer; nor is another case style.
+        family = number_family(tool.name, name)
+        judge = same_text if family else same_job
+        jobs = [
+            judge(mine, content_words(t.description or ""))
+            for t in context.snapshot.by_name.get(name, ())
+            if t.server in servers
+        ]
+        if family and not any(jobs):
+            continue
+        found[name] = _Lookalike(
+            servers=tuple(sorted(servers)),
+            how=how + (", with look-alike letters" if forms.disguised else ""),
+            same_job=any(jobs),
+            generic=_generic_name(index, other_words, tool.server),
+        )
+    return found
+
+
+def _generic_name(index: ShadowIndex, words: Sequence[str], server: str | None) -> bool:
+    """A name many services legitimately share: one word, only generic words,
+    or exposed (in some spelling) by several other servers of the snapshot."""
+    if len(words) < 2 or all(word in GENERIC_PARTS for word in words):
+        return True
+    servers = {
+        server
+        for name in index.by_canonical.get(canonical_key(words), ())
+        for other in index.servers_of.get(name, ())
+        if other != server
+    }
+    return len(servers) >= _SHARED_BY_SERVERS
 
 
 # ---------------------------------------------------------------------------

@@ -236,8 +236,13 @@ QUIET_PAIRS = [
 
 @pytest.mark.parametrize(("mine", "theirs"), QUIET_PAIRS)
 def test_name_families_across_servers_stay_quiet(mine: str, theirs: str) -> None:
+    # Each server describes its own service; the same description on both
+    # makes a plural or version pair a look-alike (test_lookalike_names).
     for first, second in ((mine, theirs), (theirs, mine)):
-        report = scan(tool(first), others={"elsewhere": [tool(second)]})
+        report = scan(
+            tool(first, "Works on the Acme backend."),
+            others={"elsewhere": [tool(second, "Handles records of the Globex service.")]},
+        )
         assert report.signals == (), (first, second)
 
 
