@@ -129,6 +129,9 @@ def _checked(name: str, text: str) -> Mapping[str, Any]:
     return data
 
 
+_MIN_FOLDED_CHARS = 4
+
+
 def _variants(phrase: str, settings: Mapping[str, Any]) -> Iterator[str]:
     """The normalized forms of one phrase as scanned text may show it.
 
@@ -141,6 +144,10 @@ def _variants(phrase: str, settings: Mapping[str, Any]) -> Iterator[str]:
     forms = {normalize(phrase)}
     if not phrase.isascii():
         forms.add(" ".join(phrase.casefold().split()))
+        # A short word of another script made only of Latin look-alikes
+        # folds onto an English word (Russian "не" -> "he"): that folded
+        # form would put a cue on English text, so it is not matched.
+        forms = {f for f in forms if not (f.isascii() and len(f) < _MIN_FOLDED_CHARS)}
     for letter, folded in sorted(settings.get("case_variants", {}).items()):
         forms |= {form.replace(letter, folded) for form in forms}
     yield from sorted(form for form in forms if form)
@@ -168,7 +175,8 @@ def _lexicon() -> _Lexicon:
         for role, words in sorted(settings.get("clause_start", {}).items()):
             for word in words:
                 for key in _variants(word, settings):
-                    leads[role][key] = leads[role].get(key, False) or anywhere
+                    unspaced = anywhere and _unspaced(key)
+                    leads[role][key] = leads[role].get(key, False) or unspaced
         for cue, phrases in sorted(data["cues"].items()):
             if cue.startswith("name:"):
                 # Words matched against parameter names, not text.
@@ -180,7 +188,10 @@ def _lexicon() -> _Lexicon:
                     # A cue listed both as a whole word and as a prefix keeps
                     # the looser (prefix) form.
                     cues[cue] = cues.get(cue, False) or prefix
-                    if anywhere:
+                    # Only the phrase's own script goes without spaces:
+                    # "CC" in a Korean file is still a Latin word and must
+                    # not match inside "access".
+                    if anywhere and _unspaced(key):
                         inside.add(key)
                     if glued:
                         clitics.setdefault(key, set()).update(glued)
@@ -228,6 +239,11 @@ def _is_word_char(char: str) -> bool:
     if char >= _FIRST_UNSPACED or _UNSPACED.match(char):
         return False
     return char.isalnum() or unicodedata.category(char) in ("Mn", "Mc")
+
+
+def _unspaced(phrase: str) -> bool:
+    """Whether the phrase holds a letter of a script written without spaces."""
+    return any(char.isalnum() and not _is_word_char(char) for char in phrase)
 
 
 def _word_start(text: str, start: int) -> int:
