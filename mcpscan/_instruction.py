@@ -90,12 +90,18 @@ class _Lexicon:
     automaton: Any
     languages: tuple[str, ...]
     #: Words of every language that may stand before the command verb of a
-    #: clause, by role ("filler", "frame", "negation", "step"), normalized.
-    leads: Mapping[str, tuple[tuple[str, bool], ...]]
+    #: clause, by role ("filler", "frame", "negation", "step"), normalized,
+    #: each with how it ends (one of ``_LEAD_ENDS``).
+    leads: Mapping[str, tuple[tuple[str, str], ...]]
 
 
 _SETTINGS = frozenset({"match_inside_words", "word_prefixes", "case_variants", "clause_start"})
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
+# How a clause-start word ends, loosest first: anywhere (a script without
+# spaces), at a word boundary, or at a word boundary before a word of
+# another script (a short word folded onto Latin, Russian "не" -> "he",
+# leads only a Cyrillic verb, never English "he sends").
+_LEAD_ENDS = ("unspaced", "word", "before-foreign")
 
 
 def _lexicon_files() -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -132,7 +138,9 @@ def _checked(name: str, text: str) -> Mapping[str, Any]:
 _MIN_FOLDED_CHARS = 4
 
 
-def _variants(phrase: str, settings: Mapping[str, Any]) -> Iterator[str]:
+def _variants(
+    phrase: str, settings: Mapping[str, Any], *, keep_short_folded: bool = False
+) -> Iterator[str]:
     """The normalized forms of one phrase as scanned text may show it.
 
     Besides ``normalize(phrase)``: the form with no look-alike folding (a
@@ -147,10 +155,21 @@ def _variants(phrase: str, settings: Mapping[str, Any]) -> Iterator[str]:
         # A short word of another script made only of Latin look-alikes
         # folds onto an English word (Russian "не" -> "he"): that folded
         # form would put a cue on English text, so it is not matched.
-        forms = {f for f in forms if not (f.isascii() and len(f) < _MIN_FOLDED_CHARS)}
+        if not keep_short_folded:
+            forms = {f for f in forms if not _short_folded(phrase, f)}
     for letter, folded in sorted(settings.get("case_variants", {}).items()):
         forms |= {form.replace(letter, folded) for form in forms}
     yield from sorted(form for form in forms if form)
+
+
+def _short_folded(phrase: str, form: str) -> bool:
+    return not phrase.isascii() and form.isascii() and len(form) < _MIN_FOLDED_CHARS
+
+
+def _lead_end(word: str, key: str, anywhere: bool) -> str:
+    if anywhere and _unspaced(key):
+        return "unspaced"
+    return "before-foreign" if _short_folded(word, key) else "word"
 
 
 @functools.cache
@@ -165,7 +184,7 @@ def _lexicon() -> _Lexicon:
     entries: dict[str, dict[str, bool]] = {}
     inside: set[str] = set()
     clitics: dict[str, set[str]] = {}
-    leads: dict[str, dict[str, bool]] = {role: {} for role in sorted(_LEAD_ROLES)}
+    leads: dict[str, dict[str, str]] = {role: {} for role in sorted(_LEAD_ROLES)}
     languages: list[str] = []
     for name, data in _lexicon_files():
         languages.append(str(data.get("language", name.removesuffix(".json"))))
@@ -174,9 +193,10 @@ def _lexicon() -> _Lexicon:
         glued = {normalize(c) for c in settings.get("word_prefixes", ())}
         for role, words in sorted(settings.get("clause_start", {}).items()):
             for word in words:
-                for key in _variants(word, settings):
-                    unspaced = anywhere and _unspaced(key)
-                    leads[role][key] = leads[role].get(key, False) or unspaced
+                for key in _variants(word, settings, keep_short_folded=True):
+                    end = _lead_end(word, key, anywhere)
+                    known = leads[role].get(key, end)
+                    leads[role][key] = min(known, end, key=_LEAD_ENDS.index)
         for cue, phrases in sorted(data["cues"].items()):
             if cue.startswith("name:"):
                 # Words matched against parameter names, not text.
@@ -576,11 +596,13 @@ class _ClauseStart:
     negation: regex.Pattern[str]
 
 
-def _alternatives(words: tuple[tuple[str, bool], ...], boundary: str) -> str:
+def _alternatives(words: tuple[tuple[str, str], ...], boundary: str) -> str:
     """One regex alternation of normalized words, longest first; a word of a
-    language written without spaces needs no boundary after it."""
+    language written without spaces needs no boundary after it, and a short
+    word folded onto Latin must be followed by a word of another script."""
     ordered = sorted(words, key=lambda item: (-len(item[0]), item[0]))
-    parts = [regex.escape(word) + ("" if inside else boundary) for word, inside in ordered]
+    ends = {"unspaced": "", "word": boundary, "before-foreign": boundary + r"(?=\W*[^\x00-\x7f])"}
+    parts = [regex.escape(word) + ends[end] for word, end in ordered]
     return "|".join(parts) or "(?!)"
 
 
