@@ -30,7 +30,16 @@ import mcpscan
 from mcpscan import _instruction as instruction
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "corpora" / "real-benign.jsonl"
+# The shared real tools stand beside the repository (or beside the folder
+# of worktrees that holds it).
+SHARED = next(
+    (
+        folder / "shared" / "corpora" / "real-benign.jsonl"
+        for folder in (ROOT.parent, ROOT.parent.parent)
+        if (folder / "shared" / "corpora" / "real-benign.jsonl").exists()
+    ),
+    ROOT.parent / "shared" / "corpora" / "real-benign.jsonl",
+)
 CORPUS = ROOT / "corpus"
 
 
