@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
@@ -31,7 +32,7 @@ import ahocorasick
 import attrs
 import regex
 
-from ._model import Tool
+from ._model import ScanError, Tool
 from ._normalize import normalize
 from ._snapshot import Snapshot
 
@@ -72,18 +73,103 @@ ACTION_CUES = frozenset(
 
 
 @attrs.frozen
+class _Phrase:
+    """How one normalized phrase may match: its cues (each with whether it
+    may match the start of a longer word), whether it may stand inside a
+    word (languages written without spaces), and the clitics that may be
+    glued before it (Arabic ``و`` "and", ``ال`` "the")."""
+
+    length: int
+    cues: tuple[tuple[str, bool], ...]
+    inside_words: bool
+    clitics: frozenset[str]
+
+
+@attrs.frozen
 class _Lexicon:
     automaton: Any
     languages: tuple[str, ...]
+    #: Words of every language that may stand before the command verb of a
+    #: clause, by role ("filler", "frame", "negation", "step"), normalized,
+    #: each with how it ends (one of ``_LEAD_ENDS``).
+    leads: Mapping[str, tuple[tuple[str, str], ...]]
+
+
+_SETTINGS = frozenset({"match_inside_words", "word_prefixes", "case_variants", "clause_start"})
+_LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
+# How a clause-start word ends, loosest first: anywhere (a script without
+# spaces), at a word boundary, or at a word boundary before a word of
+# another script (a short word folded onto Latin, Russian "не" -> "he",
+# leads only a Cyrillic verb, never English "he sends").
+_LEAD_ENDS = ("unspaced", "word", "before-foreign")
 
 
 def _lexicon_files() -> Iterator[tuple[str, Mapping[str, Any]]]:
     folder = resources.files("mcpscan") / "lexicon"
+    # Sorted by name, so every process builds the same automaton; folders
+    # (other checks' vocabulary) and the fitted weights are not vocabulary.
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        # Vocabulary files are named by language (``en.json``); other data
-        # in the folder (the fitted weights) is not vocabulary.
-        if entry.name.endswith(".json") and not entry.name.startswith("weights"):
-            yield entry.name, json.loads(entry.read_text(encoding="utf-8"))
+        name = entry.name
+        if entry.is_file() and name.endswith(".json") and not name.startswith("weights"):
+            yield name, _checked(name, entry.read_text(encoding="utf-8"))
+
+
+def _checked(name: str, text: str) -> Mapping[str, Any]:
+    """A vocabulary file, or ``ScanError`` naming the file and the field."""
+    where = f"lexicon/{name}"
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ScanError(where, f"not valid JSON ({error})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cues"), dict):
+        raise ScanError(where, "expected an object with a 'cues' object")
+    for cue, phrases in data["cues"].items():
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+            raise ScanError(f"{where}: cues.{cue}", "must be a list of strings")
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict) or not set(settings) <= _SETTINGS:
+        raise ScanError(f"{where}: settings", f"may only hold {sorted(_SETTINGS)}")
+    leads = settings.get("clause_start", {})
+    if not isinstance(leads, dict) or not set(leads) <= _LEAD_ROLES:
+        raise ScanError(f"{where}: settings.clause_start", f"may only hold {sorted(_LEAD_ROLES)}")
+    return data
+
+
+_MIN_FOLDED_CHARS = 4
+
+
+def _variants(
+    phrase: str, settings: Mapping[str, Any], *, keep_short_folded: bool = False
+) -> Iterator[str]:
+    """The normalized forms of one phrase as scanned text may show it.
+
+    Besides ``normalize(phrase)``: the form with no look-alike folding (a
+    Russian stem such as ``сохран`` is all Latin look-alikes and folds, but
+    the word ``сохраните`` it must match does not), and the spellings that
+    case folding produces from capitals (Turkish ``I`` folds to ``i``, not
+    to ``ı``).
+    """
+    forms = {normalize(phrase)}
+    if not phrase.isascii():
+        forms.add(" ".join(phrase.casefold().split()))
+        # A short word of another script made only of Latin look-alikes
+        # folds onto an English word (Russian "не" -> "he"): that folded
+        # form would put a cue on English text, so it is not matched.
+        if not keep_short_folded:
+            forms = {f for f in forms if not _short_folded(phrase, f)}
+    for letter, folded in sorted(settings.get("case_variants", {}).items()):
+        forms |= {form.replace(letter, folded) for form in forms}
+    yield from sorted(form for form in forms if form)
+
+
+def _short_folded(phrase: str, form: str) -> bool:
+    return not phrase.isascii() and form.isascii() and len(form) < _MIN_FOLDED_CHARS
+
+
+def _lead_end(word: str, key: str, anywhere: bool) -> str:
+    if anywhere and _unspaced(key):
+        return "unspaced"
+    return "before-foreign" if _short_folded(word, key) else "word"
 
 
 @functools.cache
@@ -92,30 +178,58 @@ def _lexicon() -> _Lexicon:
 
     Built on the first analysis (about the cost of normalizing a few
     thousand short phrases) and kept for the process; the files are package
-    data, so the result is the same in every process.
+    data, so the result is the same in every process. All languages share
+    one automaton: a clause is read once whatever the number of languages.
     """
     entries: dict[str, dict[str, bool]] = {}
+    inside: set[str] = set()
+    clitics: dict[str, set[str]] = {}
+    leads: dict[str, dict[str, str]] = {role: {} for role in sorted(_LEAD_ROLES)}
     languages: list[str] = []
     for name, data in _lexicon_files():
         languages.append(str(data.get("language", name.removesuffix(".json"))))
+        settings = data.get("settings", {})
+        anywhere = bool(settings.get("match_inside_words", False))
+        glued = {normalize(c) for c in settings.get("word_prefixes", ())}
+        for role, words in sorted(settings.get("clause_start", {}).items()):
+            for word in words:
+                for key in _variants(word, settings, keep_short_folded=True):
+                    end = _lead_end(word, key, anywhere)
+                    known = leads[role].get(key, end)
+                    leads[role][key] = min(known, end, key=_LEAD_ENDS.index)
         for cue, phrases in sorted(data["cues"].items()):
             if cue.startswith("name:"):
                 # Words matched against parameter names, not text.
                 continue
             for phrase in phrases:
                 prefix = phrase.endswith("*")
-                key = normalize(phrase.rstrip("*"))
-                if not key:
-                    continue
-                cues = entries.setdefault(key, {})
-                # A cue listed both as a whole word and as a prefix keeps the
-                # looser (prefix) form.
-                cues[cue] = cues.get(cue, False) or prefix
+                for key in _variants(phrase.rstrip("*"), settings):
+                    cues = entries.setdefault(key, {})
+                    # A cue listed both as a whole word and as a prefix keeps
+                    # the looser (prefix) form.
+                    cues[cue] = cues.get(cue, False) or prefix
+                    # Only the phrase's own script goes without spaces:
+                    # "CC" in a Korean file is still a Latin word and must
+                    # not match inside "access".
+                    if anywhere and _unspaced(key):
+                        inside.add(key)
+                    if glued:
+                        clitics.setdefault(key, set()).update(glued)
     automaton = ahocorasick.Automaton()
     for key, cues in entries.items():
-        automaton.add_word(key, (len(key), tuple(sorted(cues.items()))))
+        phrase = _Phrase(
+            length=len(key),
+            cues=tuple(sorted(cues.items())),
+            inside_words=key in inside,
+            clitics=frozenset(clitics.get(key, ())),
+        )
+        automaton.add_word(key, phrase)
     automaton.make_automaton()
-    return _Lexicon(automaton=automaton, languages=tuple(languages))
+    return _Lexicon(
+        automaton=automaton,
+        languages=tuple(languages),
+        leads={role: tuple(sorted(words.items())) for role, words in leads.items()},
+    )
 
 
 @functools.cache
@@ -133,24 +247,56 @@ def lexicon_languages() -> tuple[str, ...]:
 
 
 _FIRST_UNSPACED = "\u2e80"
+# Scripts written without spaces below U+2E80 (Thai, Lao, Khmer, Myanmar).
+_UNSPACED = regex.compile(r"[\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 
 
 def _is_word_char(char: str) -> bool:
-    # Scripts written without spaces (Han, kana, Hangul) have no word
-    # boundaries: a phrase there matches anywhere.
-    return char.isalnum() and char < _FIRST_UNSPACED
+    # Scripts written without spaces (Han, kana, Hangul, Thai) have no word
+    # boundaries: a phrase there matches anywhere. Vowel signs (Devanagari
+    # "े") are part of their word, so "भेज" does not match inside "भेजें"
+    # at a sign.
+    if char >= _FIRST_UNSPACED or _UNSPACED.match(char):
+        return False
+    return char.isalnum() or unicodedata.category(char) in ("Mn", "Mc")
+
+
+def _unspaced(phrase: str) -> bool:
+    """Whether the phrase holds a letter of a script written without spaces."""
+    return any(char.isalnum() and not _is_word_char(char) for char in phrase)
+
+
+def _word_start(text: str, start: int) -> int:
+    while start > 0 and _is_word_char(text[start - 1]):
+        start -= 1
+    return start
+
+
+def _starts_a_word(text: str, start: int, phrase: _Phrase) -> bool:
+    if phrase.inside_words or start == 0 or not _is_word_char(text[start]):
+        return True
+    if not _is_word_char(text[start - 1]):
+        return True
+    # A clitic glued before the word ("وأرسل", "and send") still leaves the
+    # word standing on its own.
+    return bool(phrase.clitics) and text[_word_start(text, start) : start] in phrase.clitics
 
 
 def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, cue) for every lexicon phrase found at word boundaries."""
     if not text:
         return
-    for last, (length, cues) in _lexicon().automaton.iter(text):
-        start, end = last - length + 1, last + 1
-        if _is_word_char(text[start]) and start > 0 and _is_word_char(text[start - 1]):
+    for last, phrase in _lexicon().automaton.iter(text):
+        start, end = last - phrase.length + 1, last + 1
+        if not _starts_a_word(text, start, phrase):
             continue
-        whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
-        for cue, prefix in cues:
+        whole = (
+            phrase.inside_words
+            or not _is_word_char(text[end - 1])
+            or end == len(text)
+            or not _is_word_char(text[end])
+        )
+        for cue, prefix in phrase.cues:
             if whole or prefix:
                 yield start, end, cue
 
@@ -159,10 +305,11 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # Clauses.
 
 # Where one instruction ends and the next begins: sentence ends followed by
-# space, line breaks (list items, paragraphs), CJK sentence marks, a
+# space, line breaks (list items, paragraphs), the sentence marks of CJK,
+# Arabic (``؟`` ``؛``) and Devanagari (``।``), a
 # semicolon, and markup tags (``<IMPORTANT>``, ``</system>``, ``<!--``).
 _CLAUSE_BREAK = regex.compile(
-    r"(?<=[.!?])\s+(?=\S)|[\n\r\u2028\u2029]+|(?<=[。！？；])|;\s+"
+    r"(?<=[.!?])\s+(?=\S)|[\n\r\u2028\u2029]+|(?<=[。！？；؟؛।॥])|;\s+"
     r"|<!--|-->|</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>"
 )
 _MAX_CLAUSE_CHARS = 2000
@@ -196,9 +343,12 @@ def _pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 # Identifiers and how they relate to the scanned tool.
 
 # Function-like names: snake_case, kebab-case, dotted, camelCase.
+# A name glued to text of a script written without spaces ("调用send_email")
+# still stands apart: those letters do not count as the name's neighbours.
+_NAME_CHAR = r"[^\W\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}]"
 _IDENTIFIER = regex.compile(
-    r"(?<![\w./~@-])(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"
-    r"(?![\w/@]|\.\w)"
+    rf"(?<!{_NAME_CHAR}|[./~@-])(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"
+    rf"(?!{_NAME_CHAR}|[/@]|\.\w)"
 )
 # A name set apart as code or in quotes: `search`, 'search', "search".
 _QUOTED_NAME = regex.compile(r"[`'\"]([A-Za-z][\w.-]{1,63})[`'\"]")
@@ -433,42 +583,115 @@ class Clause:
         return frozenset(cue for cue in self.cues if cue.startswith("asset:"))
 
 
-# Words that may stand before the verb of a command: "please", "always",
-# "first", list markers, "and then".
-_LEADING_FILLER = regex.compile(
-    r"^(?:[\s\-*•>#\d.)(\[\]]+|(?:please|kindly|always|first|firstly|then|also|now|and|just|"
-    r"simply|immediately|next|finally|additionally|but|so|important|note|remember|"
-    r"step \d+)\b[\s,:]*)*"
-)
-# A leading trigger subclause: "before you answer, ...", "if the user asks, ...".
-_LEADING_FRAME = regex.compile(
-    r"^(?:befor|after|when|whenever|if|onc|upon|prior to|each tim|every tim|as soon as|whil|"
-    r"at the start of|at the beginn of|on every|for every|for each|any tim)\b[^,:]{0,160}[,:]\s*"
-)
+@attrs.frozen
+class _ClauseStart:
+    """Patterns for the start of a clause, built from every language's
+    ``settings.clause_start`` words: what may stand before the verb of a
+    command ("please", "always", "first", list markers, "step 2"), a leading
+    trigger subclause ("before you answer, ...", "si el usuario pregunta,
+    ..."), and a negation before the verb ("do not", "no", "nie")."""
+
+    filler: regex.Pattern[str]
+    frame: regex.Pattern[str]
+    negation: regex.Pattern[str]
+
+
+def _alternatives(words: tuple[tuple[str, str], ...], boundary: str) -> str:
+    """One regex of normalized words, written as a trie: a clause start is
+    read once, not tried against each of the hundreds of words of fourteen
+    languages. A longer word is tried before a shorter one it extends; a
+    word of a language written without spaces needs no boundary after it,
+    and a short word folded onto Latin must be followed by a word of
+    another script."""
+    ends = {"unspaced": "", "word": boundary, "before-foreign": boundary + r"(?=\W*[^\x00-\x7f])"}
+    trie: dict[str, Any] = {}
+    for word, end in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        # The empty key marks where a word ends, with what must follow it.
+        node[""] = ends[end]
+    return _trie_pattern(trie) if trie else "(?!)"
+
+
+def _trie_pattern(node: Mapping[str, Any]) -> str:
+    options = [regex.escape(char) + _trie_pattern(node[char]) for char in sorted(node) if char]
+    if "" in node:
+        options.append(node[""])
+    if len(options) == 1:
+        return str(options[0])
+    return "(?:" + "|".join(options) + ")"
+
+
+# Commas that end a leading subclause: Latin, Arabic, CJK.
+_SUBCLAUSE_END = ",:\u060c\uff0c\u3001"
+
+
+@functools.cache
+def _clause_start() -> _ClauseStart:
+    leads = _lexicon().leads
+    fillers = _alternatives(leads["filler"], r"\b")
+    steps = _alternatives(leads["step"], "")
+    frames = _alternatives(leads["frame"], r"\b")
+    negations = _alternatives(leads["negation"], r"\s+")
+    return _ClauseStart(
+        filler=regex.compile(rf"^(?:[\s\-*•>#\d.)(\[\]]+|(?:{fillers}|(?:{steps}) \d+\b)[\s,:]*)*"),
+        frame=regex.compile(
+            rf"^(?:{frames})"
+            rf"[^{_SUBCLAUSE_END}]{{0,160}}[{_SUBCLAUSE_END}]\s*"
+        ),
+        negation=regex.compile(rf"^(?:{negations})"),
+    )
+
+
 # A clause whose subject is a name set apart as code or a parameter name:
 # "`system_prompt` overrides ...", "payee_account: the account ...".
 _NAME_SUBJECT = regex.compile(r"^\W{0,3}(?:`[^`]{1,64}`|[A-Za-z]\w*_\w+)\s*(?::|\w)")
-_NEGATIVE_LEAD = regex.compile(r"^(?:do not|never|don't|dont|avoid|refrain from)\s+")
 _VERB_CUES = ACTION_CUES | {"execute", "communicate"}
 
 
 def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, frozenset[str]]:
-    """Whether the clause starts with a command verb (English word order);
-    and, when that command is negated ("do not call ..."), the negated
-    verb's cues (empty otherwise)."""
+    """Whether the clause starts with a command verb (after fillers and
+    leading trigger subclauses); and, when that command is negated ("do not
+    call ...", "no envíes ..."), the negated verb's cues (empty otherwise)."""
+    start = _clause_start()
     offset = 0
     for _ in range(3):
-        filler = _LEADING_FILLER.match(text, offset)
+        filler = start.filler.match(text, offset)
         offset = filler.end() if filler else offset
-        frame = _LEADING_FRAME.match(text, offset)
+        frame = start.frame.match(text, offset)
         if frame is None:
             break
         offset = frame.end()
-    negative = _NEGATIVE_LEAD.match(text, offset)
+    negative = start.negation.match(text, offset)
     if negative is not None:
         verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
         return bool(verbs), verbs
     return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
+
+
+# How far (in characters) a prohibition may stand from the verb it negates:
+# "伝えないで" (glued), "보내지 마세요" (a space and a particle), "मत बताएं".
+_PROHIBITION_REACH = 3
+
+
+def _prohibited(hits: Iterable[tuple[int, int, str]]) -> frozenset[str]:
+    """The cues of the verbs a ``prohibition`` word negates where it stands.
+
+    Languages that negate a command by a suffix or a particle beside the
+    verb ("送信しないでください", "알리지 마세요", "मत भेजें", "göndermeyin")
+    cannot use the clause-start negation of English; the verb next to the
+    prohibition, before or after it, is the negated one.
+    """
+    spans = [(s, e) for s, e, cue in hits if cue == "prohibition"]
+    verbs: set[str] = set()
+    for s, e, cue in hits:
+        if cue not in _VERB_CUES:
+            continue
+        for p_start, p_end in spans:
+            if 0 <= p_start - e <= _PROHIBITION_REACH or 0 <= s - p_end <= _PROHIBITION_REACH:
+                verbs.add(cue)
+    return frozenset(verbs)
 
 
 #: Cues without which no rule can fire: a string holding none of them (and
@@ -509,10 +732,14 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 # Names and addresses in normalized text: their words are the name's, not
 # the sentence's ("delete_file" names a tool, it does not ask to delete;
 # "pay.example" is a domain, not "for example"), so cue matching skips them.
+# Letters of scripts written without spaces end a name ("调用send_email工具"
+# masks the name only, not the whole run).
 # Possessive quantifiers and a start only at the beginning of a run keep
 # this linear on long runs of word characters.
 _MASKABLE = regex.compile(
-    r"(?:https?|wss?|ftp)://\S++|(?<![\w.+@-])(?=[\w.+-]*+[._@+-])[\w.+-]++(?:@[\w.-]++)?"
+    r"(?:https?|wss?|ftp)://\S++"
+    rf"|(?<!{_NAME_CHAR}|[.+@-])(?=(?:{_NAME_CHAR}|[.+-])*+[._@+-])(?:{_NAME_CHAR}|[.+-])++"
+    rf"(?:@(?:{_NAME_CHAR}|[.-])++)?"
 )
 _JOINED_WORDS = regex.compile(r"\w[_-]\w")
 _TOP_LEVEL_DOMAINS = frozenset(
@@ -580,6 +807,8 @@ def _clause(
             kept.append(hit)
     hits = tuple(kept)
     imperative, negated = _imperative(text, by_position)
+    if not negated and "prohibition" in cues:
+        negated = _prohibited(kept)
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)
     addressed = (

@@ -6,7 +6,7 @@
    characters, tag and variation-selector characters, Hangul fillers): an
    attacker inserts them to split keywords (``ig\u200bnore``);
 2. NFKC, which folds full-width and mathematical letters (``ｉｇｎｏｒｅ``);
-3. case folding;
+3. case folding (the Turkish dotted capital I folds to a plain ``i``);
 4. one apostrophe for the typographic ones, then confusables folded to their
    Latin skeleton inside words that are Latin look-alikes (``іgnоrе``
    written with Cyrillic letters);
@@ -196,7 +196,9 @@ def _normalize_once(text: str) -> str:
     else:
         text = _INVISIBLE.sub("", text)
         text = unicodedata.normalize("NFKC", text)
-        text = text.casefold()
+        # Case folding turns the Turkish capital "İ" into "i" plus a
+        # combining dot; the dot is dropped so "İptal" reads as "iptal".
+        text = text.casefold().replace("i\u0307", "i")
         # Case folding can produce sequences NFKC recomposes, and NFKC can
         # produce format characters; both steps are repeated once to settle.
         text = unicodedata.normalize("NFKC", text)
