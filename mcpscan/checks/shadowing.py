@@ -459,9 +459,14 @@ class ShadowingCheck:
         options = _Options.parse(context.options)
         index = _index_of(snapshot)
         forms = index.forms.get(tool.name) or NameForms.of(tool.name)
-        yield from self._cross_server(tool, context, index)
-        yield from self._confusable(tool, context, index, forms)
-        yield from self._typosquat(tool, context, index, forms)
+        if tool.kind == "tool":
+            # Only a tool's name competes for the model's calls. A prompt or
+            # resource named like another server's tool ("send_email") is
+            # picked by the user or read by its URI, never called in the
+            # tool's place: comparing its name would quarantine clean ones.
+            yield from self._cross_server(tool, context, index)
+            yield from self._confusable(tool, context, index, forms)
+            yield from self._typosquat(tool, context, index, forms)
         yield from self._server_typosquat(tool, index, options)
         yield from self._cross_reference(tool, context, index, options, forms)
 
