@@ -17,12 +17,15 @@ own ``kind``) and scanned by the same checks:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ._model import ScanError
+from ._model import ScanError, Tool
 
-__all__ = ["prompt_fields", "resource_fields"]
+__all__ = ["SURFACE_KEYS", "prompt_fields", "resource_fields", "surface_tools"]
+
+#: The keys of a server's listing besides ``tools``, as MCP names them.
+SURFACE_KEYS = ("prompts", "resources", "resourceTemplates", "instructions")
 
 _ARGUMENT_TEXT = ("title", "description")
 
@@ -131,3 +134,34 @@ def resource_fields(obj: object) -> dict[str, Any]:
             for k, v in _plain_duplicates(resource, ("name", "title", "description", key))
         ],
     }
+
+
+def surface_tools(
+    server: str | None,
+    *,
+    prompts: Iterable[Any] = (),
+    resources: Iterable[Any] = (),
+    resource_templates: Iterable[Any] = (),
+    instructions: object = None,
+    where: str = "",
+) -> tuple[Tool, ...]:
+    """The scanned forms of a server's prompts, resources, resource templates
+    and instructions, in that order; an error names the listing and entry
+    (``prompts[2].name``), after ``where`` (the path of the listing)."""
+    out: list[Tool] = []
+    for key, items, build in (
+        ("prompts", prompts, Tool.from_prompt),
+        ("resources", resources, Tool.from_resource),
+        ("resourceTemplates", resource_templates, Tool.from_resource),
+    ):
+        for position, obj in enumerate(items):
+            try:
+                out.append(build(obj, server=server))
+            except ScanError as error:
+                raise ScanError(f"{where}{key}[{position}].{error.field}", error.problem) from None
+    if instructions is not None:
+        try:
+            out.append(Tool.from_instructions(instructions, server=server))
+        except ScanError as error:
+            raise ScanError(f"{where}{error.field}", error.problem) from None
+    return tuple(out)

@@ -47,6 +47,7 @@ from ._model import Report, ScanError, Tool, Verdict
 from ._review_policy import OnReview, UnsafeToolWarning, keeps, validate_on_review
 from ._scan import coerce_snapshot, scan
 from ._snapshot import Snapshot
+from ._surfaces import surface_tools
 
 if TYPE_CHECKING:
     from mcp import StdioServerParameters
@@ -341,24 +342,6 @@ def _session_instructions(session: object) -> object:
     return None
 
 
-def _surface_tools(surface: _Surface, server: str) -> tuple[Tool, ...]:
-    """The scanned forms of a surface, each error naming its listing and entry."""
-    out: list[Tool] = []
-    for key, items, build in (
-        ("prompts", surface.prompts, Tool.from_prompt),
-        ("resources", surface.resources, Tool.from_resource),
-        ("resourceTemplates", surface.resource_templates, Tool.from_resource),
-    ):
-        for position, obj in enumerate(items):
-            try:
-                out.append(build(obj, server=server))
-            except ScanError as error:
-                raise ScanError(f"{key}[{position}].{error.field}", error.problem) from None
-    if surface.instructions is not None:
-        out.append(Tool.from_instructions(surface.instructions, server=server))
-    return tuple(out)
-
-
 def scan_surface(
     *,
     server: str,
@@ -384,9 +367,12 @@ def scan_surface(
     """
     server = _server_id(server)
     listed = _as_tools(tools, server)
-    rest = _surface_tools(
-        _Surface(tuple(prompts), tuple(resources), tuple(resource_templates), instructions),
+    rest = surface_tools(
         server,
+        prompts=prompts,
+        resources=resources,
+        resource_templates=resource_templates,
+        instructions=instructions,
     )
     merged = _with_server(snapshot, server, listed)
     return tuple(scan(tool, merged, server=server, config=config) for tool in listed + rest)

@@ -222,3 +222,70 @@ def test_a_prompt_reaching_into_another_servers_tool_is_still_caught() -> None:
     )
     assert reports[0].verdict is not Verdict.PASS
     assert "shadowing" in {s.check_id for s in reports[0].signals}
+
+
+# --- documents the command line reads -----------------------------------------------
+
+
+def scan_cli(tmp_path: Any, document: object) -> tuple[int, dict[str, Any]]:
+    import io
+    import json
+
+    from mcpscan.cli import main
+
+    path = tmp_path / "listing.json"
+    path.write_text(json.dumps(document))
+    out = io.StringIO()
+    code = main(["scan", "--format", "json", str(path)], out=out)
+    return code, json.loads(out.getvalue()) if code != 2 else {}
+
+
+def test_scan_reads_prompts_resources_and_instructions_beside_tools(tmp_path: Any) -> None:
+    code, payload = scan_cli(
+        tmp_path,
+        {
+            "tools": [{"name": "add", "description": "Add two numbers."}],
+            "prompts": [{"name": "bad", "description": OVERRIDE}],
+            "resources": [{"uri": "n://a", "name": "a", "description": "A note."}],
+            "resourceTemplates": [{"uriTemplate": "n://{x}", "name": "t"}],
+            "instructions": f"Notes server. {OVERRIDE}",
+        },
+    )
+    assert code == 1
+    found = {r["tool"]["name"]: r["verdict"] for r in payload["reports"]}
+    assert found == {
+        "add": "pass",
+        "prompt:bad": "review",
+        "resource:n://a": "pass",
+        "resource:n://{x}": "pass",
+        "server:instructions": "review",
+    }
+
+
+def test_scan_reads_a_server_with_prompts_only(tmp_path: Any) -> None:
+    code, payload = scan_cli(tmp_path, {"servers": {"a": {"prompts": [{"name": "p"}]}}})
+    assert code == 0
+    assert [r["tool"]["name"] for r in payload["reports"]] == ["prompt:p"]
+
+
+@pytest.mark.parametrize(
+    ("document", "field"),
+    [
+        ({"prompts": "x"}, "prompts"),
+        ({"tools": [], "resources": [{"name": "r"}]}, "resources[0].uri"),
+        ({"servers": {"a": {"instructions": 3}}}, "servers['a'].instructions"),
+    ],
+)
+def test_a_malformed_listing_names_its_place(document: object, field: str) -> None:
+    from mcpscan._input import read_document
+
+    with pytest.raises(ScanError) as raised:
+        read_document(document, "s")
+    assert raised.value.field == field
+
+
+def test_a_document_that_is_one_tool_has_no_surface() -> None:
+    from mcpscan._input import read_document
+
+    document = read_document({"name": "t", "prompts": "ignored: a tool's own key"}, "s")
+    assert document.surfaces == {"s": ()}
