@@ -605,7 +605,10 @@ async def _list_remote(
                 async with transport(url, headers) as streams:
                     return await _connected_listing(streams[0], streams[1], max_pages)
         except Exception as error:  # every failure is reported, then the next transport
-            problem = _failure(label, error).problem
+            timed_out = isinstance(_innermost(error), TimeoutError)
+            problem = (
+                f"timed out after {timeout:g} s" if timed_out else _failure(label, error).problem
+            )
             problems.append(f"{name}: {_without_secrets(problem, secrets)}")
     raise ConnectError(label, "; ".join(problems))
 

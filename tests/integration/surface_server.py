@@ -22,7 +22,7 @@ anything harmful when called: the text only exists to be listed.
 from __future__ import annotations
 
 import argparse
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -92,14 +92,37 @@ def build(variant: str) -> MCPServer:
     return server
 
 
+def requiring(app: Any, name: str, value: str) -> Any:
+    """``app`` answering 401 to any HTTP request without the header ``name: value``."""
+    expected = (name.lower().encode(), value.encode())
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and expected not in scope["headers"]:
+            await send({"type": "http.response.start", "status": 401, "headers": []})
+            await send({"type": "http.response.body", "body": b"missing credentials"})
+            return
+        await app(scope, receive, send)
+
+    return guarded
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--variant", choices=("poisoned", "clean"), default="poisoned")
     parser.add_argument("--transport", choices=("stdio", "sse", "streamable-http"), default="stdio")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument(
+        "--require-header", metavar="NAME:VALUE", help="Streamable HTTP only: 401 without it"
+    )
     args = parser.parse_args()
     server = build(args.variant)
-    if args.transport == "stdio":
+    if args.require_header:
+        import uvicorn
+
+        name, _, value = args.require_header.partition(":")
+        app = requiring(server.streamable_http_app(), name, value)
+        uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    elif args.transport == "stdio":
         server.run()
     else:
         server.run(args.transport, host="127.0.0.1", port=args.port)

@@ -66,11 +66,13 @@ def _wait_until_ready(process: subprocess.Popen[bytes], port: int) -> None:
 
 
 @contextlib.contextmanager
-def _serving(transport: str, variant: str) -> Iterator[str]:
+def _serving(transport: str, variant: str, *extra: str) -> Iterator[str]:
     port = _free_port()
     argv = [sys.executable, str(SERVER), "--transport", transport, "--port", str(port)]
     process = subprocess.Popen(
-        [*argv, "--variant", variant], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*argv, "--variant", variant, *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         _wait_until_ready(process, port)
@@ -148,13 +150,16 @@ def test_connect_url_passes_a_clean_server(servers: Callable[..., str]) -> None:
     assert set(verdicts(json.loads(out)).values()) == {"pass"}
 
 
-def test_headers_are_sent_and_never_printed(
-    servers: Callable[..., str], capsys: pytest.CaptureFixture[str]
-) -> None:
-    url = servers("streamable-http")
-    code, out = run("connect", "--url", url, "--header", f"Authorization: Bearer {SECRET}")
-    assert code == 1
-    assert SECRET not in out + capsys.readouterr().err
+def test_headers_are_sent_and_never_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    with _serving("streamable-http", "poisoned", "--require-header", f"X-Api-Key:{SECRET}") as url:
+        code, out = run("connect", "--url", url, "--header", f"X-Api-Key: {SECRET}")
+        assert code == 1
+        assert "surface-demo/server:instructions: REVIEW" in out
+        assert SECRET not in out + capsys.readouterr().err
+        # Without the header the server refuses both transports: not scanned, exit 2.
+        code, out = run("connect", "--timeout", "20", "--url", url)
+        assert (code, out) == (2, "")
+        assert "401" in capsys.readouterr().err
 
 
 def test_unreachable_url_fails_on_both_transports_without_the_secrets(
@@ -169,6 +174,19 @@ def test_unreachable_url_fails_on_both_transports_without_the_secrets(
     assert "SSE: " in err
     assert SECRET not in err
     assert err.startswith("mcpscan: error: 127.0.0.1: ")
+
+
+def test_a_server_that_never_answers_times_out_on_both_transports(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # connections are queued, never answered
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/mcp"
+        code, _ = run("connect", "--timeout", "1", "--url", url)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "Streamable HTTP: timed out after 1 s; SSE: timed out after 1 s" in err
 
 
 def test_scan_remote_raises_connect_error_naming_the_server() -> None:
