@@ -428,15 +428,21 @@ async def guard(
     keep = [
         (allow_review and r.verdict is not Verdict.QUARANTINE) or keeps(r, policy) for r in reports
     ]
+    # The reports come in scan_surface's order; each part takes its own in turn.
     kept = iter(keep)
+    tools = _kept(listed, kept)
+    prompts = _kept(rest.prompts, kept)
+    resources = _kept(rest.resources, kept)
+    templates = _kept(rest.resource_templates, kept)
+    instructions = rest.instructions if rest.instructions is not None and next(kept) else None
     return Guarded(
-        tools=_kept(listed, kept),
+        tools=tools,
         held_back=tuple(r for r, k in zip(reports, keep, strict=True) if not k),
         reports=reports,
-        prompts=_kept(rest.prompts, kept),
-        resources=_kept(rest.resources, kept),
-        resource_templates=_kept(rest.resource_templates, kept),
-        instructions=rest.instructions if rest.instructions and next(kept) else None,
+        prompts=prompts,
+        resources=resources,
+        resource_templates=templates,
+        instructions=instructions,
     )
 
 
