@@ -21,9 +21,11 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import shlex
 import sys
 import types
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -34,7 +36,14 @@ from ._evidence import escape_unsafe, safe_evidence
 from ._model import Report
 from ._scan import scan
 from ._snapshot import Snapshot
-from .mcp import DEFAULT_TIMEOUT, ConnectError, _as_tools, _list_server_tools
+from .mcp import (
+    DEFAULT_TIMEOUT,
+    ConnectError,
+    _as_tools,
+    _list_remote,
+    _list_server_tools,
+    _scan_listing,
+)
 
 if TYPE_CHECKING:
     from mcp import StdioServerParameters
@@ -44,6 +53,11 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _EXIT_OK, _EXIT_FINDINGS, _EXIT_USAGE = 0, 1, 2
+_NEEDS_SDK = (
+    "this command needs the MCP Python SDK: install mcpscan[mcp] (pip install 'mcpscan[mcp]')"
+)
+# An HTTP header name (RFC 9110 token).
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAX_COMMAND_CHARS = 1000
 # Transports that are not a local process: nothing of theirs can be started.
 _REMOTE_TYPES = frozenset({"sse", "http", "streamable-http", "streamablehttp", "ws", "websocket"})
@@ -95,19 +109,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     connect = _cli()._command(
         subparsers,
         "connect",
-        help="start a stdio MCP server, list its tools and scan them",
-        description="Start a stdio MCP server (a program: it runs with your privileges), "
-        "list its tools and scan them. Put the server command after --.",
+        help="scan a live MCP server: a stdio command, or a remote --url",
+        description="Start a stdio MCP server (a program: it runs with your privileges),\n"
+        "or connect to a remote one with --url (Streamable HTTP, else SSE), list\n"
+        "what it shows a model (tools, prompts, resources, resource templates and\n"
+        "instructions) and scan it. Put the server command after --.\n\n"
+        "examples:\n"
+        "  mcpscan connect -- uvx mcp-server-time\n"
+        "  mcpscan connect --url https://mcp.example.com/mcp --header 'Authorization:Bearer ...'",
     )
     connect.add_argument(
         "--server-id",
         metavar="ID",
         help="the server id in reports (default: the name the server reports, "
-        "else the command's file name)",
+        "else the command's file name or the URL's host)",
+    )
+    connect.add_argument(
+        "--url", metavar="URL", help="a remote server's endpoint (http:// or https://)"
+    )
+    connect.add_argument(
+        "--header",
+        action="append",
+        type=_header,
+        metavar="NAME:VALUE",
+        help="an HTTP header for --url, repeatable (values are never printed)",
     )
     _output_options(connect)
     connect.add_argument(
-        "server_command", nargs="+", metavar="COMMAND", help="the server command and its arguments"
+        "server_command", nargs="*", metavar="COMMAND", help="the server command and its arguments"
     )
     connect.set_defaults(run=_cmd_connect)
 
@@ -171,10 +200,7 @@ def _stdio_params(
         from mcp import StdioServerParameters  # noqa: PLC0415
         from mcp.client.stdio import get_default_environment  # noqa: PLC0415
     except ImportError:
-        raise _input_error(
-            "this command needs the MCP Python SDK: install mcpscan[mcp] "
-            "(pip install 'mcpscan[mcp]')"
-        ) from None
+        raise _input_error(_NEEDS_SDK) from None
     # The SDK passes a server only a few safe variables (PATH, HOME, ...);
     # the configuration's own env is added on top, as MCP clients do.
     merged = {**get_default_environment(), **env} if env else None
@@ -199,17 +225,67 @@ def _shown(text: str) -> str:
 
 
 def _cmd_connect(args: argparse.Namespace, out: TextIO) -> int:
-    command, *rest = args.server_command
-    label = args.server_id or Path(command).name or "server"
-    params = _stdio_params(command, rest, None, None)
-    listing = _list(params, label, args.timeout)
+    if args.url is not None:
+        if args.server_command:
+            raise _input_error("connect: give --url or a server command, not both")
+        label = args.server_id or _host_label(args.url)
+        listing = _list_url(args.url, dict(args.header or ()), label, args.timeout)
+    else:
+        if not args.server_command:
+            raise _input_error("connect: give a server command after --, or --url URL")
+        if args.header:
+            raise _input_error("connect: --header goes with --url")
+        command, *rest = args.server_command
+        label = args.server_id or Path(command).name or "server"
+        listing = _list(_stdio_params(command, rest, None, None), label, args.timeout)
     server = args.server_id or listing.reported_name or label
-    tools = _as_tools(listing.tools, server)
-    snapshot = Snapshot.from_servers({server: tools})
     config = _cli().incomplete_config(args)
-    reports = [scan(tool, snapshot, server=server, config=config) for tool in tools]
-    summary = {"id": server, "status": "scanned", "tools": len(tools)}
-    return _emit(reports, args, out, artifact_uri=None, servers=[summary])
+    reports = list(_scan_listing(listing, server=server, config=config))
+    return _emit(reports, args, out, artifact_uri=None, servers=[_connected(server, listing)])
+
+
+def _connected(server: str, listing: _Listing) -> dict[str, Any]:
+    """The summary row of one connected server: what it listed, by kind."""
+    rest = listing.surface
+    return {
+        "id": server,
+        "status": "scanned",
+        "tools": len(listing.tools),
+        "prompts": len(rest.prompts),
+        "resources": len(rest.resources),
+        "resource_templates": len(rest.resource_templates),
+        "instructions": rest.instructions is not None,
+    }
+
+
+def _header(text: str) -> tuple[str, str]:
+    """``NAME:VALUE`` for ``--header``; the value is never repeated in a message."""
+    name, colon, value = text.partition(":")
+    name = name.strip()
+    if not colon or not _HEADER_NAME.fullmatch(name):
+        # Not quoted: what was given may be a token.
+        raise argparse.ArgumentTypeError("expected NAME:VALUE (for example 'Authorization:...')")
+    return name, value.strip()
+
+
+def _host_label(url: str) -> str:
+    """A server label from a URL: its host, never its path, query or password."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _input_error("connect: --url needs an http:// or https:// URL")
+    return escape_unsafe(parts.hostname)
+
+
+def _list_url(url: str, headers: dict[str, str], label: str, timeout: float) -> _Listing:
+    try:
+        import anyio  # noqa: PLC0415
+        import mcp  # noqa: F401, PLC0415
+    except ImportError:
+        raise _input_error(_NEEDS_SDK) from None
+    listing: _Listing = anyio.run(
+        functools.partial(_list_remote, url, headers=headers, label=label, timeout=timeout)
+    )
+    return listing
 
 
 # --- config ----------------------------------------------------------------

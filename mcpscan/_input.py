@@ -8,6 +8,11 @@ Accepted shapes:
 * one tool object (it has a ``name``, or is an OpenAI ``{"type": "function"}``);
 * a snapshot: ``{"servers": {"<id>": <any of the shapes above>}}``.
 
+Beside ``tools``, a listing object may give the rest of a server's surface:
+``prompts``, ``resources``, ``resourceTemplates`` (as ``prompts/list`` and
+``resources/list`` return them) and ``instructions`` (the initialize
+result's string); each is scanned with the tools (see ``_surfaces``).
+
 Each tool may be in the MCP, Anthropic or OpenAI shape (see ``_shapes``).
 """
 
@@ -19,7 +24,8 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._model import ScanError
+from ._model import ScanError, Tool
+from ._surfaces import SURFACE_KEYS, surface_tools
 
 __all__ = ["Document", "JsonObject", "loads", "read_document"]
 
@@ -117,6 +123,9 @@ class Document:
     #: ``result.tools``, ``servers.a``; ``""`` for a bare list), or None
     #: for a document that is one tool.
     lists: Mapping[str, str | None] = attrs.field(factory=dict)
+    #: Each server's prompts, resources, resource templates and instructions,
+    #: already in their scanned form (``Tool`` with its ``kind``).
+    surfaces: Mapping[str, tuple[Tool, ...]] = attrs.field(factory=dict)
 
     def entries(self) -> list[tuple[str, Any]]:
         """Every (server, tool) pair, servers in the document's order."""
@@ -130,6 +139,28 @@ class Document:
 
 def _joined(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
+
+
+def _listing(value: Mapping[str, Any], where: str, key: str) -> tuple[Any, ...]:
+    items = value.get(key, [])
+    if not isinstance(items, list):
+        raise ScanError(_joined(where, key), f"expected a list of {key}")
+    return tuple(items)
+
+
+def _surface(value: object, where: str, server: str) -> tuple[Tool, ...]:
+    """The prompts, resources and instructions a listing gives beside its tools."""
+    if not isinstance(value, Mapping) or "jsonrpc" in value:
+        return ()
+    prefix = f"{where}." if where else ""
+    return surface_tools(
+        server,
+        prompts=_listing(value, where, "prompts"),
+        resources=_listing(value, where, "resources"),
+        resource_templates=_listing(value, where, "resourceTemplates"),
+        instructions=value.get("instructions"),
+        where=prefix,
+    )
 
 
 def _located_list(value: object, where: str) -> tuple[tuple[Any, ...], str | None]:
@@ -154,25 +185,43 @@ def _located_list(value: object, where: str) -> tuple[tuple[Any, ...], str | Non
         if "name" in value or value.get("type") == "function":
             # One tool; OpenAI Chat Completions keeps the name inside "function".
             return (value,), None
+        if any(key in value for key in SURFACE_KEYS):
+            # Prompts, resources or instructions without tools.
+            return (), _joined(where, "tools")
     raise ScanError(
         where or "document",
-        'expected a tools/list response, {"tools": [...]}, a list of tools, a tool, '
+        'expected a tools/list response, {"tools": [...]} (with "prompts", "resources", '
+        '"resourceTemplates", "instructions" if any), a list of tools, a tool, '
         'or {"servers": {...}}',
     )
 
 
 def read_document(value: object, default_server: str) -> Document:
-    """Turn a parsed JSON document into tools per server."""
+    """Turn a parsed JSON document into tools (and the rest of each
+    server's surface) per server."""
     if isinstance(value, Mapping) and "servers" in value and "name" not in value:
         servers = value["servers"]
         if not isinstance(servers, Mapping) or not servers:
             raise ScanError("servers", "expected a non-empty object of server id to tools")
         out: dict[str, tuple[Any, ...]] = {}
         lists: dict[str, str | None] = {}
+        surfaces: dict[str, tuple[Tool, ...]] = {}
         for server, tools in servers.items():
             if not isinstance(server, str) or not server:
                 raise ScanError("servers", "server ids must be non-empty strings")
-            out[server], lists[server] = _located_list(tools, f"servers[{server!r}]")
-        return Document(servers=out, lists=lists)
+            place = f"servers[{server!r}]"
+            out[server], lists[server] = _located_list(tools, place)
+            surfaces[server] = _surface_of(tools, place, server, lists[server])
+        return Document(servers=out, lists=lists, surfaces=surfaces)
     tools, where = _located_list(value, "")
-    return Document(servers={default_server: tools}, lists={default_server: where})
+    surface = _surface_of(value, "", default_server, where)
+    return Document(
+        servers={default_server: tools},
+        lists={default_server: where},
+        surfaces={default_server: surface},
+    )
+
+
+def _surface_of(value: object, where: str, server: str, located: str | None) -> tuple[Tool, ...]:
+    # A document that is one tool has no listing around it.
+    return () if located is None else _surface(value, where, server)

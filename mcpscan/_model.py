@@ -247,11 +247,20 @@ class ToolRef:
     """Which tool a report is about: server, name and a content fingerprint."""
 
     server: str | None
+    #: The tool's name; for the rest of a server's surface, its location
+    #: (``prompt:<name>``, ``resource:<uri>``, ``server:instructions``).
     name: str
     fingerprint: str
+    #: What was scanned: ``tool``, ``prompt``, ``resource``,
+    #: ``resource-template`` or ``instructions`` (see ``Tool.kind``).
+    kind: str = "tool"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"server": self.server, "name": self.name, "fingerprint": self.fingerprint}
+        out = {"server": self.server, "name": self.name, "fingerprint": self.fingerprint}
+        # Only the other kinds say so: a tool's report keeps the bytes it had.
+        if self.kind != "tool":
+            out["kind"] = self.kind
+        return out
 
 
 @attrs.frozen
@@ -391,6 +400,11 @@ def _duplicates(values: Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...
     return tuple((str(key), freeze(value)) for key, value in values)
 
 
+#: What a ``Tool`` can stand for: a tool, or another part of a server's
+#: surface that reaches the model and is scanned the same way.
+KINDS = ("tool", "prompt", "resource", "resource-template", "instructions")
+
+
 @attrs.frozen
 class Tool:
     """An MCP tool definition, as scanned.
@@ -401,6 +415,12 @@ class Tool:
     other checks see. Unknown keys of the MCP object are ignored.
     ``duplicates`` holds the extra ``(key, value)`` pairs of top-level keys
     that the JSON text gave more than once (see ``Tool.from_json``).
+
+    ``kind`` says which part of a server's surface this is: a ``tool``, or
+    a ``prompt``, ``resource``, ``resource-template`` or the server's
+    ``instructions``, built by ``from_prompt``, ``from_resource`` and
+    ``from_instructions`` so every check reads them as it reads a tool.
+    ``uri`` is a resource's URI (or a template's URI template).
     """
 
     server: str | None
@@ -411,6 +431,55 @@ class Tool:
     title: str | None = None
     annotations: Mapping[str, Any] | None = attrs.field(default=None, converter=freeze_optional)
     duplicates: tuple[tuple[str, Any], ...] = attrs.field(default=(), converter=_duplicates)
+    kind: str = attrs.field(default="tool", validator=attrs.validators.in_(KINDS))
+    uri: str | None = None
+
+    @property
+    def location(self) -> str:
+        """Where a report places this definition: a tool's name, else
+        ``prompt:<name>``, ``resource:<uri>`` or ``server:instructions``."""
+        if self.kind == "tool":
+            return self.name
+        if self.kind == "instructions":
+            return "server:instructions"
+        if self.kind == "prompt":
+            return f"prompt:{self.name}"
+        return f"resource:{self.uri}"
+
+    @classmethod
+    def from_prompt(cls, obj: object, *, server: str | None = None) -> Tool:
+        """Build the scanned form of an MCP prompt (``prompts/list`` entry).
+
+        Name, title and description are read as a tool's; the arguments
+        become the properties of an input schema (each argument's name,
+        title and description), so every check reads them as it reads a
+        tool's parameters. Accepts the SDK's ``Prompt`` or its mapping.
+        """
+        from ._surfaces import prompt_fields  # noqa: PLC0415
+
+        return cls(server=_server_arg(server), kind="prompt", **prompt_fields(plain(obj)))
+
+    @classmethod
+    def from_resource(cls, obj: object, *, server: str | None = None) -> Tool:
+        """Build the scanned form of an MCP resource or resource template.
+
+        Reads name, title, description and the ``uri`` (a template's
+        ``uriTemplate``); the kind is ``resource`` or ``resource-template``.
+        Accepts the SDK's ``Resource`` / ``ResourceTemplate`` or a mapping.
+        """
+        from ._surfaces import resource_fields  # noqa: PLC0415
+
+        return cls(server=_server_arg(server), **resource_fields(plain(obj)))
+
+    @classmethod
+    def from_instructions(cls, text: object, *, server: str | None = None) -> Tool:
+        """Build the scanned form of a server's ``instructions`` (the
+        ``initialize`` result's string that clients add to the system prompt)."""
+        if not isinstance(text, str):
+            raise ScanError("instructions", f"expected a string, got {type(text).__name__}")
+        return cls(
+            server=_server_arg(server), name="instructions", description=text, kind="instructions"
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes, *, server: str | None = None) -> Tool:
@@ -441,8 +510,7 @@ class Tool:
         """
         if isinstance(obj, Tool):
             return obj if server is None else attrs.evolve(obj, server=server)
-        if server is not None and not isinstance(server, str):
-            raise ScanError("server", f"expected a string, got {type(server).__name__}")
+        _server_arg(server)
         # SDK models to their MCP mapping: mcp 2.x names the attributes in snake_case.
         obj = plain(obj)
         if isinstance(obj, Mapping):
@@ -487,6 +555,12 @@ class Tool:
             if value is not None:
                 out[key] = thaw(value)
         return out
+
+
+def _server_arg(server: object) -> str | None:
+    if server is not None and not isinstance(server, str):
+        raise ScanError("server", f"expected a string, got {type(server).__name__}")
+    return server
 
 
 def plain(value: object) -> object:

@@ -33,7 +33,7 @@ import attrs
 from ._aggregate import aggregate
 from ._check import Context
 from ._config import Config
-from ._evidence import SecretGuard, shown_value
+from ._evidence import SecretGuard, scrub_secrets, shown_value
 from ._model import (
     CappedEntry,
     CheckRun,
@@ -434,7 +434,10 @@ def run_checks(
         if outcome.degraded is not None:
             degraded.append(outcome.degraded)
     ordered = sorted_signals(signals)
-    ref = ToolRef(server=view.tool.server, name=view.tool.name, fingerprint=view.fingerprint)
+    tool = view.tool
+    # A resource URI can carry a token (``?key=...``): redacted like evidence.
+    name = tool.name if tool.kind == "tool" else scrub_secrets(tool.location)
+    ref = ToolRef(server=tool.server, name=name, fingerprint=view.fingerprint, kind=tool.kind)
     coverage = Coverage(
         checks=runs,
         degraded=sorted(degraded, key=lambda d: (d.check_id, d.error_type, d.message)),

@@ -481,14 +481,22 @@ def view_fields(
     )
 
 
-_SCANNED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+_SCANNED_FIELDS = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "uri",
+)
 
 
 def view_tool(tool: Tool, config: Config) -> ToolView:
     """Walk a tool's scan surface once: name, title, description, both
     schemas (every string value and every property name) and the string
-    values of annotations; then every other value of a top-level key the
-    JSON text gave twice, at that key."""
+    values of annotations; a resource's ``uri``; then every other value of
+    a top-level key the JSON text gave twice, at that key."""
     fields: list[tuple[str, object]] = [
         ("name", tool.name),
         ("title", tool.title),
@@ -496,6 +504,8 @@ def view_tool(tool: Tool, config: Config) -> ToolView:
         ("inputSchema", tool.input_schema),
         ("outputSchema", tool.output_schema),
         ("annotations", tool.annotations),
+        # A resource's URI (or URI template) is shown beside its name.
+        ("uri", tool.uri),
     ]
     fields.extend((key, value) for key, value in tool.duplicates if key in _SCANNED_FIELDS)
     duplicated = [_child_path("", key) for key, _ in tool.duplicates]

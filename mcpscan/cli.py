@@ -176,6 +176,10 @@ def _scan_document(value: object, default_server: str, args: argparse.Namespace)
     snapshot = Snapshot.from_servers(servers)
     config = incomplete_config(args)
     work = [(server, tool) for server, tools in servers.items() for tool in tools]
+    # Then each server's prompts, resources and instructions, against the
+    # same snapshot of tools.
+    rest = read_document(value, default_server).surfaces
+    work.extend((server, item) for server, items in rest.items() for item in items)
     progress = terminal_progress(sys.stderr, "tools", len(work))
     reports = []
     for server, tool in work:

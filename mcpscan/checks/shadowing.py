@@ -558,6 +558,18 @@ class ShadowingCheck:
         options = _Options.parse(context.options)
         index = _index_of(snapshot)
         forms = index.forms.get(tool.name) or NameForms.of(tool.name)
+        if tool.kind == "tool":
+            # Only a tool's name competes for the model's calls. A prompt or
+            # resource named like another server's tool ("send_email") is
+            # picked by the user or read by its URI, never called in the
+            # tool's place: comparing its name would quarantine clean ones.
+            yield from self._names(tool, context, index, forms)
+        yield from self._server_typosquat(tool, context, index, options)
+        yield from self._cross_reference(tool, context, index, options, forms)
+
+    def _names(
+        self, tool: Tool, context: Context, index: ShadowIndex, forms: NameForms
+    ) -> Iterator[Signal]:
         yield from self._cross_server(tool, context, index)
         yield from self._confusable(tool, context, index, forms)
         # A pair both rules see is reported once: by the look-alike rule when
@@ -570,8 +582,6 @@ class ShadowingCheck:
         yield from self._typosquat(
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
-        yield from self._server_typosquat(tool, context, index, options)
-        yield from self._cross_reference(tool, context, index, options, forms)
 
     # -- the name itself -------------------------------------------------
 
