@@ -60,6 +60,7 @@ from typing import Any
 
 import attrs
 
+from ._evidence import escape_unsafe
 from ._input import loads
 from ._model import ScanError
 
@@ -339,7 +340,8 @@ def servers_of(value: object, where: str) -> tuple[ServerConfig, ...]:
     for name, spec in value.items():
         if not isinstance(name, str) or not name:
             raise ScanError(where, "server names must be non-empty strings")
-        servers.append(server_config(name, spec, f"{where}.{name}"))
+        # The name is the file's text: escaped before it reaches a terminal.
+        servers.append(server_config(name, spec, f"{where}.{escape_unsafe(name)}"))
     return tuple(servers)
 
 
