@@ -581,10 +581,13 @@ def _write_table(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
     ]
     widths = [max(len(c[i]) for c in [header, *cells]) for i in range(len(header))]
     for number, cell in enumerate([header, *cells]):
-        line = "  ".join(text.ljust(width) for text, width in zip(cell, widths, strict=True))
+        # The verdict is the last column: painted after padding, so colour
+        # codes never count as width.
+        *first, verdict = cell
+        line = "  ".join(text.ljust(width) for text, width in zip(first, widths, strict=False))
         if number and colour:
-            line = line.replace(cell[4], paint(cell[4], cell[4]), 1) if cell[4] != "-" else line
-        out.write(line.rstrip() + "\n")
+            verdict = paint(verdict, verdict)
+        out.write(f"{line}  {verdict}\n")
 
 
 def _run_servers(
