@@ -1,11 +1,15 @@
 """``mcpscan connect`` and ``mcpscan config``: scan live stdio MCP servers.
 
-``connect -- COMMAND [ARGS...]`` starts one server through the MCP SDK,
-lists its tools and scans them. ``config FILE`` reads an MCP client
-configuration (Claude Desktop and Cursor ``mcpServers``, VS Code
-``servers`` or ``mcp.servers``) and, only with ``--run-servers``, does the
-same for each stdio server, all servers' tools forming one snapshot so a
-tool that shadows or reaches into another server's tool is seen.
+``connect -- COMMAND [ARGS...]`` starts one server, lists its tools and
+scans them. ``config FILE`` reads an MCP client configuration (Claude
+Desktop and Cursor ``mcpServers``, VS Code ``servers`` or ``mcp.servers``);
+``config`` without FILE reads every client configuration
+``discover_configs`` finds (see ``_clients``). Only with
+``--run-servers`` does it start each stdio server (``--jobs`` at a time;
+the same server listed by several clients once), all servers' tools
+forming one snapshot so a tool that shadows or reaches into another
+server's tool is seen, and end with a summary table. Servers are started
+by ``_start``, whose failures say what happened.
 
 A configured server is a program someone else wrote, and starting it runs
 that program with the user's privileges. Without ``--run-servers`` nothing

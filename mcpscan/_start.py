@@ -18,6 +18,7 @@ SDK's ``ClientSession``, over in-memory streams this module feeds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable, Coroutine
@@ -66,20 +67,25 @@ class _Watch:
     closed: bool = False
 
 
-def _missing(command: str, env: dict[str, str] | None) -> bool:
-    path = (env or {}).get("PATH", os.environ.get("PATH"))
-    return shutil.which(command, path=path) is None
+def _resolved(command: str, env: dict[str, str]) -> str | None:
+    """The program ``command`` names, looked up on the server's own PATH.
+
+    The full path is what is started: on Windows it also finds ``npx.cmd``
+    for ``npx`` (PATHEXT), as clients do.
+    """
+    return shutil.which(command, path=env.get("PATH", os.environ.get("PATH")))
 
 
 async def _open(params: StdioServerParameters, label: str, errlog: Any) -> Process:
     from mcp.client.stdio import get_default_environment  # noqa: PLC0415
 
     env = {**get_default_environment(), **(params.env or {})}
-    if _missing(params.command, env):
+    program = _resolved(params.command, env)
+    if program is None:
         raise ConnectError(label, f"could not start: no such command `{_shown(params.command)}`")
     try:
         return await anyio.open_process(
-            [params.command, *params.args], env=env, cwd=params.cwd, stderr=errlog
+            [program, *params.args], env=env, cwd=params.cwd, stderr=errlog
         )
     except OSError as error:
         raise ConnectError(label, f"could not start: {error.strerror or error}") from None
@@ -115,10 +121,13 @@ def _pumps(process: Process, watch: _Watch) -> tuple[Any, Any, _Task, _Task]:
 
     async def write() -> None:
         assert process.stdin is not None
-        async with from_session:
-            async for outgoing in from_session:
-                text = outgoing.message.model_dump_json(by_alias=True, exclude_none=True)
-                await process.stdin.send(text.encode() + b"\n")
+        # A server that exits closes its stdin: the reader's end of stdout
+        # then ends the session, and _diagnose says how it exited.
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            async with from_session:
+                async for outgoing in from_session:
+                    text = outgoing.message.model_dump_json(by_alias=True, exclude_none=True)
+                    await process.stdin.send(text.encode() + b"\n")
 
     return session_reads, session_writes, read, write
 
@@ -155,7 +164,8 @@ async def _diagnose(
 async def _stop(process: Process) -> None:
     with anyio.CancelScope(shield=True):
         if process.stdin is not None:
-            await process.stdin.aclose()
+            with contextlib.suppress(anyio.BrokenResourceError, OSError):
+                await process.stdin.aclose()
         with anyio.move_on_after(_STOP_GRACE):
             await process.wait()
         if process.returncode is None:

@@ -1,4 +1,7 @@
-"""The ``mcpscan`` command line: ``scan``, ``eval`` and ``checks``.
+"""The ``mcpscan`` command line: ``scan``, ``eval``, ``pin`` (and ``pin
+list``, ``pin approve``), ``screen-call`` and ``checks``; ``connect`` and
+``config`` live in ``_cli_mcp``. Text output is coloured on a terminal
+(``_colour``).
 
 Exit codes (``EXIT_CODES``): 0 below the ``--fail-on`` threshold (or a
 passing eval gate), 1 at or above it, or an incomplete scan with
