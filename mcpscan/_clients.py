@@ -51,6 +51,7 @@ are left out of ``repr`` and of everything mcpscan prints.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -236,14 +237,17 @@ def _read(path: Path) -> str:
 
 def _read_toml(path: Path) -> object:
     text = _read(path)
-    if sys.version_info >= (3, 11):
-        import tomllib  # noqa: PLC0415
-
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise ScanError(str(path), f"not valid TOML: {error}") from None
-    raise ScanError(str(path), "reading TOML needs Python 3.11 or later")  # pragma: no cover
+    # tomllib is in the standard library from Python 3.11; before, the same
+    # parser is the tomli package, when installed.
+    name = "tomllib" if sys.version_info >= (3, 11) else "tomli"
+    try:
+        toml = importlib.import_module(name)
+    except ImportError:  # pragma: no cover (Python 3.10 without tomli)
+        raise ScanError(str(path), "reading TOML needs Python 3.11 or the tomli package") from None
+    try:
+        return toml.loads(text)
+    except toml.TOMLDecodeError as error:
+        raise ScanError(str(path), f"not valid TOML: {error}") from None
 
 
 # --- One server's entry ---------------------------------------------------------
