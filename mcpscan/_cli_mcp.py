@@ -1,11 +1,15 @@
 """``mcpscan connect`` and ``mcpscan config``: scan live stdio MCP servers.
 
-``connect -- COMMAND [ARGS...]`` starts one server through the MCP SDK,
-lists its tools and scans them. ``config FILE`` reads an MCP client
-configuration (Claude Desktop and Cursor ``mcpServers``, VS Code
-``servers`` or ``mcp.servers``) and, only with ``--run-servers``, does the
-same for each stdio server, all servers' tools forming one snapshot so a
-tool that shadows or reaches into another server's tool is seen.
+``connect -- COMMAND [ARGS...]`` starts one server, lists its tools and
+scans them. ``config FILE`` reads an MCP client configuration (Claude
+Desktop and Cursor ``mcpServers``, VS Code ``servers`` or ``mcp.servers``);
+``config`` without FILE reads every client configuration
+``discover_configs`` finds (see ``_clients``). Only with
+``--run-servers`` does it start each stdio server (``--jobs`` at a time;
+the same server listed by several clients once), all servers' tools
+forming one snapshot so a tool that shadows or reaches into another
+server's tool is seen, and end with a summary table. Servers are started
+by ``_start``, whose failures say what happened.
 
 A configured server is a program someone else wrote, and starting it runs
 that program with the user's privileges. Without ``--run-servers`` nothing
@@ -24,14 +28,26 @@ import json
 import re
 import shlex
 import sys
+import threading
 import types
 import urllib.parse
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 
+from ._clients import (
+    REMOTE_TYPES,
+    ClientConfig,
+    ServerConfig,
+    discover_configs,
+    parse_config_text,
+    servers_of,
+)
+from ._clients import strip_jsonc as _strip_jsonc  # noqa: F401  (long imported from here)
+from ._colour import paint
 from ._evidence import escape_unsafe, safe_evidence
 from ._model import Report
 from ._scan import scan
@@ -41,7 +57,6 @@ from .mcp import (
     ConnectError,
     _as_tools,
     _list_remote,
-    _list_server_tools,
     _scan_listing,
 )
 
@@ -59,8 +74,9 @@ _NEEDS_SDK = (
 # An HTTP header name (RFC 9110 token).
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAX_COMMAND_CHARS = 1000
-# Transports that are not a local process: nothing of theirs can be started.
-_REMOTE_TYPES = frozenset({"sse", "http", "streamable-http", "streamablehttp", "ws", "websocket"})
+#: Servers ``config --run-servers`` starts at once unless ``--jobs`` says otherwise.
+DEFAULT_JOBS = 4
+_MAX_JOBS = 64
 _RUN_WARNING = (
     "These servers are programs from elsewhere and would run with your privileges. "
     "Review the commands, then rerun with --run-servers to start them and scan their tools."
@@ -109,14 +125,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     connect = _cli()._command(
         subparsers,
         "connect",
+        examples=(
+            "mcpscan connect -- uvx mcp-server-time",
+            "mcpscan connect --url https://mcp.example.com/mcp --header 'Authorization:Bearer ...'",
+            "mcpscan connect --format sarif -- npx -y @modelcontextprotocol/server-everything",
+        ),
         help="scan a live MCP server: a stdio command, or a remote --url",
-        description="Start a stdio MCP server (a program: it runs with your privileges),\n"
-        "or connect to a remote one with --url (Streamable HTTP, else SSE), list\n"
-        "what it shows a model (tools, prompts, resources, resource templates and\n"
-        "instructions) and scan it. Put the server command after --.\n\n"
-        "examples:\n"
-        "  mcpscan connect -- uvx mcp-server-time\n"
-        "  mcpscan connect --url https://mcp.example.com/mcp --header 'Authorization:Bearer ...'",
+        description="Start a stdio MCP server (a program: it runs with your privileges), "
+        "or connect to a remote one with --url (Streamable HTTP, else SSE), list "
+        "what it shows a model (tools, prompts, resources, resource templates and "
+        "instructions) and scan it. Put the server command after --.",
     )
     connect.add_argument(
         "--server-id",
@@ -143,16 +161,45 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     config = _cli()._command(
         subparsers,
         "config",
-        help="scan the stdio servers of an MCP client configuration",
-        description="Read an MCP client configuration (Claude Desktop, Cursor, VS Code). "
-        "Without --run-servers, show which commands would run and start nothing.",
+        examples=(
+            "mcpscan config                     # every client configuration: what would run",
+            "mcpscan config --run-servers       # start them (4 at a time), scan their tools",
+            "mcpscan config ~/.cursor/mcp.json  # one file",
+            "mcpscan config --home /tmp/h --project . --format json",
+        ),
+        help="scan the servers of MCP client configurations (found, or one FILE)",
+        description="Read MCP client configurations: one FILE (Claude Desktop, Cursor, VS Code "
+        "shapes), or without FILE every client's configuration of this user and project "
+        "(Claude Desktop and Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Kiro, "
+        "Amazon Q, Zed, Cline, opencode). Without --run-servers, show which commands would "
+        "run and start nothing. Environment values, headers and URLs are never shown.",
     )
-    config.add_argument("path", metavar="FILE", help="the configuration file")
+    config.add_argument(
+        "path",
+        metavar="FILE",
+        nargs="?",
+        help="one configuration file (default: find every client's configuration)",
+    )
     config.add_argument(
         "--run-servers",
         action="store_true",
         help="start each stdio server, list its tools and scan them "
         "(the servers are programs from elsewhere: they run with your privileges)",
+    )
+    config.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=DEFAULT_JOBS,
+        metavar="N",
+        help=f"servers started at once with --run-servers (default {DEFAULT_JOBS})",
+    )
+    config.add_argument(
+        "--home", metavar="DIR", help="the user's home folder to search (default: yours)"
+    )
+    config.add_argument(
+        "--project",
+        metavar="DIR",
+        help="the project folder to search (default: the current directory)",
     )
     _output_options(config)
     _cli().input_options(config)
@@ -178,9 +225,11 @@ def _emit(
     *,
     artifact_uri: str | None,
     servers: list[dict[str, Any]],
+    baseline: bool = True,
 ) -> int:
     """Write the reports in ``--format`` and return the ``--fail-on`` exit code."""
-    reports = _apply_baseline(reports, args.baseline)
+    if baseline:
+        reports = _apply_baseline(reports, args.baseline)
     code: int = _cli().emit_reports(
         reports,
         args.format,
@@ -189,6 +238,7 @@ def _emit(
         artifact_uri=artifact_uri,
         extra={"servers": servers},
         fail_on_incomplete=args.fail_on_incomplete,
+        colour=getattr(args, "colour", False),
     )
     return code
 
@@ -205,6 +255,15 @@ def _stdio_params(
     # the configuration's own env is added on top, as MCP clients do.
     merged = {**get_default_environment(), **env} if env else None
     return StdioServerParameters(command=command, args=list(args), env=merged, cwd=cwd)
+
+
+async def _list_server_tools(
+    params: StdioServerParameters, *, label: str, timeout: float
+) -> _Listing:
+    """Start one server and list its tools; failures say what happened (see _start)."""
+    from ._start import list_server_tools  # noqa: PLC0415  (needs anyio, from mcpscan[mcp])
+
+    return await list_server_tools(params, label=label, timeout=timeout)
 
 
 def _list(params: StdioServerParameters, label: str, timeout: float) -> _Listing:
@@ -302,6 +361,8 @@ class _Entry:
     cwd: str | None = None
     #: Why the server is not started (remote transport, disabled); None for stdio.
     skip: str | None = None
+    #: The clients whose configurations list this server (discovery), or ("file",).
+    clients: tuple[str, ...] = ()
 
     def command_line(self) -> str:
         return _shown(shlex.join([self.command or "", *self.args]))
@@ -319,85 +380,8 @@ class _Entry:
         }
 
 
-def _strip_jsonc(text: str) -> str:
-    """JSON with comments and trailing commas (VS Code's settings) to plain JSON.
-
-    One pass drops ``//`` and ``/* */`` comments outside strings; a second
-    drops a comma whose next non-blank character closes an object or array.
-    """
-    return _drop_trailing_commas(_drop_comments(text))
-
-
-def _drop_comments(text: str) -> str:
-    out: list[str] = []
-    i, n = 0, len(text)
-    in_string = False
-    while i < n:
-        char = text[i]
-        if in_string:
-            out.append(char)
-            if char == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-            out.append(char)
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end == -1 else end
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end == -1 else end + 2
-            out.append(" ")
-            continue
-        else:
-            out.append(char)
-        i += 1
-    return "".join(out)
-
-
-def _drop_trailing_commas(text: str) -> str:
-    out: list[str] = []
-    in_string = False
-    escaped = False
-    for i, char in enumerate(text):
-        if in_string:
-            in_string = escaped or char != '"'
-            escaped = not escaped and char == "\\"
-        elif char == '"':
-            in_string = True
-        elif char == "," and _closes_next(text, i + 1):
-            continue
-        out.append(char)
-    return "".join(out)
-
-
-def _closes_next(text: str, start: int) -> bool:
-    rest = text[start : start + 1]
-    index = start
-    while rest.isspace():
-        index += 1
-        rest = text[index : index + 1]
-    return rest in ("}", "]")
-
-
 def _read_config(path: str, limit: int) -> object:
-    cli = _cli()
-    text = cli.read_text(path, sys.stdin, limit)
-    # A server given twice would be started as one and shown as the other:
-    # a configuration's keys must be unique.
-    try:
-        return cli.parse_json(path, text, unique_keys=True)
-    except cli._InputError as error:
-        first = error
-    # VS Code's settings allow comments and trailing commas.
-    try:
-        return cli.parse_json(path, _strip_jsonc(text), unique_keys=True)
-    except cli._InputError:
-        raise first from None
+    return parse_config_text(_cli().read_text(path, sys.stdin, limit), path)
 
 
 def _servers_of(document: object, path: str) -> tuple[str, Mapping[str, Any]]:
@@ -420,56 +404,47 @@ def _servers_of(document: object, path: str) -> tuple[str, Mapping[str, Any]]:
     )
 
 
-def _strings(value: object, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _input_error(f"{where}: expected a list of strings")
-    return tuple(value)
-
-
-def _environment(value: object, where: str) -> dict[str, str]:
-    if not isinstance(value, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    ):
-        raise _input_error(f"{where}: expected an object of string values")
-    return dict(value)
-
-
-def _entry(server_id: str, spec: object, where: str) -> _Entry:
-    if not isinstance(spec, Mapping):
-        raise _input_error(f"{where}: expected an object")
-    kind = spec.get("type")
-    if spec.get("disabled") is True:
-        return _Entry(id=server_id, skip="disabled in the configuration")
+def _skip_reason(server: ServerConfig) -> str | None:
+    """Why a configured server is not started; None for one that is."""
+    if server.disabled:
+        return "disabled in the configuration"
     # A URL (or a remote transport type) is a server somewhere else: there
     # is nothing to start. Its URL is not shown: it often carries a token.
-    if isinstance(kind, str) and kind.lower() in _REMOTE_TYPES:
-        return _Entry(id=server_id, skip=f"not a stdio server ({_shown(kind)})")
-    if "command" not in spec and ("url" in spec or "serverUrl" in spec):
-        return _Entry(id=server_id, skip="not a stdio server (url)")
-    if kind is not None and kind != "stdio":
-        return _Entry(id=server_id, skip=f"not a stdio server (type {_shown(str(kind))})")
-    command = spec.get("command")
-    if not isinstance(command, str) or not command:
-        raise _input_error(f'{where}.command: a stdio server needs a non-empty "command"')
-    cwd = spec.get("cwd")
-    if cwd is not None and not isinstance(cwd, str):
-        raise _input_error(f"{where}.cwd: expected a string")
+    if server.transport in REMOTE_TYPES:
+        return f"not a stdio server ({_shown(server.transport)})"
+    if server.transport not in ("stdio", "unknown"):
+        return f"not a stdio server (type {_shown(server.transport)})"
+    if not server.command:
+        return "nothing to start (no command and no url)"
+    return None
+
+
+def _entry(server: ServerConfig, clients: tuple[str, ...] = ()) -> _Entry:
+    skip = _skip_reason(server)
+    if skip is not None:
+        return _Entry(id=server.id, skip=skip, clients=clients)
     return _Entry(
-        id=server_id,
-        command=command,
-        args=_strings(spec.get("args", []), f"{where}.args"),
-        env=_environment(spec.get("env", {}), f"{where}.env"),
-        cwd=cwd,
+        id=server.id,
+        command=server.command,
+        args=server.args,
+        env=dict(server.env),
+        cwd=server.cwd,
+        clients=clients,
     )
 
 
 def _entries(path: str, limit: int) -> list[_Entry]:
     where, servers = _servers_of(_read_config(path, limit), path)
     entries: list[_Entry] = []
-    for server_id, spec in servers.items():
-        if not isinstance(server_id, str) or not server_id:
-            raise _input_error(f"{path}: {where}: server names must be non-empty strings")
-        entries.append(_entry(server_id, spec, f"{path}: {where}.{escape_unsafe(server_id)}"))
+    for server in servers_of(servers, f"{path}: {where}"):
+        entry = _entry(server, ("file",))
+        if entry.skip is not None and entry.skip.startswith("nothing to start"):
+            # A file named on the command line is read strictly.
+            name = escape_unsafe(server.id)
+            raise _input_error(
+                f'{path}: {where}.{name}.command: a stdio server needs a non-empty "command"'
+            )
+        entries.append(entry)
     return entries
 
 
@@ -483,57 +458,220 @@ def _write_plan(entries: list[_Entry], args: argparse.Namespace, out: TextIO) ->
         f"{_count(len(stdio), 'stdio server')} in {_shown(args.path)}; "
         "none was started (no --run-servers).\n"
     )
-    for entry in entries:
-        name = escape_unsafe(entry.id)
-        if entry.skip is not None:
-            out.write(f"  {name}: skipped: {entry.skip}\n")
-            continue
-        keys = ", ".join(sorted(escape_unsafe(k) for k in entry.env))
-        env = f"  [env: {keys}]" if keys else ""
-        out.write(f"  {name}: would run: {entry.command_line()}{env}\n")
+    _write_entries(entries, out)
     if stdio:
         out.write(_RUN_WARNING + "\n")
     return _EXIT_OK
+
+
+def _write_entries(entries: Sequence[_Entry], out: TextIO, indent: str = "  ") -> None:
+    for entry in entries:
+        name = escape_unsafe(entry.id)
+        if entry.skip is not None:
+            out.write(f"{indent}{name}: skipped: {entry.skip}\n")
+            continue
+        keys = ", ".join(sorted(escape_unsafe(k) for k in entry.env))
+        env = f"  [env: {keys}]" if keys else ""
+        out.write(f"{indent}{name}: would run: {entry.command_line()}{env}\n")
 
 
 def _count(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _progress(position: str, entry: _Entry, message: str) -> None:
-    sys.stderr.write(f"mcpscan: {position} {escape_unsafe(entry.id)}: {message}\n")
-    sys.stderr.flush()
+# --- config without FILE: every client's configuration ------------------------------
 
 
-def _list_each(
-    stdio: list[_Entry], timeout: float
+def _discovered(args: argparse.Namespace) -> tuple[ClientConfig, ...]:
+    return discover_configs(home=args.home, project=args.project)
+
+
+def _config_record(config: ClientConfig) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "client": config.client,
+        "path": _shown(config.path),
+        "scope": _shown(config.scope),
+        "servers": [_entry(s, (config.client,)).describe() for s in config.servers],
+    }
+    if config.problem is not None:
+        record["problem"] = _shown(config.problem)
+    return record
+
+
+def _write_discovered_plan(
+    configs: tuple[ClientConfig, ...], args: argparse.Namespace, out: TextIO
+) -> int:
+    if args.format == "json":
+        payload = {"started": False, "configs": [_config_record(c) for c in configs]}
+        out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+        return _EXIT_OK
+    entries = [_entry(s, (c.client,)) for c in configs for s in c.servers]
+    stdio = [e for e in entries if e.skip is None]
+    out.write(
+        f"{_count(len(stdio), 'stdio server')} in {_count(len(configs), 'client configuration')}"
+        "; none was started (no --run-servers).\n"
+    )
+    for config in configs:
+        head = f"{config.client} ({_shown(config.scope)})"
+        if config.problem is not None:
+            out.write(f"{head}: unreadable: {_shown(config.problem)}\n")
+            continue
+        out.write(f"{head}: {_shown(config.path)}\n")
+        _write_entries([_entry(s, (config.client,)) for s in config.servers], out)
+    if not configs:
+        out.write("No MCP client configuration found (see docs/cli.md for the places read).\n")
+    if stdio:
+        out.write(_RUN_WARNING + "\n")
+    return _EXIT_OK
+
+
+def _launch_key(entry: _Entry) -> tuple[object, ...]:
+    return (entry.skip, entry.command, entry.args, tuple(sorted(entry.env.items())), entry.cwd)
+
+
+def _merged_entries(configs: tuple[ClientConfig, ...]) -> list[_Entry]:
+    """One entry per distinct server, whichever clients list it.
+
+    The same server configured in two clients is started once: scanned
+    twice, each copy's tools would shadow the other's. Two different
+    servers with one name get the client in their id (``name@client``).
+    """
+    by_launch: dict[tuple[object, ...], _Entry] = {}
+    for config in configs:
+        for server in config.servers:
+            entry = _entry(server, (config.client,))
+            key = (server.id, *_launch_key(entry))
+            known = by_launch.get(key)
+            if known is None:
+                by_launch[key] = entry
+            elif config.client not in known.clients:
+                by_launch[key] = attrs.evolve(known, clients=(*known.clients, config.client))
+    taken: set[str] = set()
+    entries: list[_Entry] = []
+    for entry in by_launch.values():
+        server_id = entry.id
+        if server_id in taken:
+            server_id = f"{entry.id}@{entry.clients[0]}"
+        suffix = 2
+        while server_id in taken:
+            server_id, suffix = f"{entry.id}@{entry.clients[0]}-{suffix}", suffix + 1
+        taken.add(server_id)
+        entries.append(attrs.evolve(entry, id=server_id))
+    return entries
+
+
+# --- config --run-servers ---------------------------------------------------------
+
+
+@attrs.frozen
+class _Outcome:
+    """What starting one server gave: its listing, or why there is none."""
+
+    listing: _Listing | None = None
+    failure: str | None = None
+
+
+def _start_all(stdio: list[_Entry], timeout: float, jobs: int) -> list[_Outcome]:
+    """List every server's tools, at most ``jobs`` at a time; outcomes in order."""
+    params = [_stdio_params(e.command or "", e.args, e.env, e.cwd) for e in stdio]
+    progress = _Progress(len(stdio))
+
+    def start(index: int) -> _Outcome:
+        entry = stdio[index]
+        progress.say(index, entry, f"starting {entry.command_line()}")
+        try:
+            listing = _list(params[index], entry.id, timeout)
+        except ConnectError as error:
+            progress.say(index, entry, f"FAILED: {error.problem}")
+            return _Outcome(failure=error.problem)
+        progress.say(index, entry, _count(len(listing.tools), "tool"))
+        return _Outcome(listing=listing)
+
+    if jobs == 1 or len(stdio) <= 1:
+        return [start(i) for i in range(len(stdio))]
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="mcpscan-server") as pool:
+        return list(pool.map(start, range(len(stdio))))
+
+
+class _Progress:
+    """Per-server progress on stderr, one whole line at a time from any thread."""
+
+    def __init__(self, total: int) -> None:
+        self._total = total
+        self._lock = threading.Lock()
+
+    def say(self, index: int, entry: _Entry, message: str) -> None:
+        line = f"mcpscan: [{index + 1}/{self._total}] {escape_unsafe(entry.id)}: {message}\n"
+        with self._lock:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= _MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a number of servers from 1 to {_MAX_JOBS}")
+    return value
+
+
+def _statuses(
+    stdio: list[_Entry], outcomes: list[_Outcome]
 ) -> tuple[dict[str, _Listing], list[dict[str, Any]]]:
-    """Start each server in turn; the listings that worked and every server's status."""
     listings: dict[str, _Listing] = {}
     statuses: list[dict[str, Any]] = []
-    for number, entry in enumerate(stdio, start=1):
-        position = f"[{number}/{len(stdio)}]"
-        _progress(position, entry, f"starting {entry.command_line()}")
-        params = _stdio_params(entry.command or "", entry.args, entry.env, entry.cwd)
+    for entry, outcome in zip(stdio, outcomes, strict=True):
         status = entry.describe()
-        try:
-            listing = _list(params, entry.id, timeout)
-        except ConnectError as error:
-            _progress(position, entry, f"FAILED: {error.problem}")
-            statuses.append({**status, "status": "failed", "note": error.problem})
+        if outcome.listing is None:
+            statuses.append({**status, "status": "failed", "note": outcome.failure})
             continue
-        _progress(position, entry, _count(len(listing.tools), "tool"))
-        listings[entry.id] = listing
-        statuses.append({**status, "status": "scanned", "tools": len(listing.tools)})
+        listings[entry.id] = outcome.listing
+        statuses.append({**status, "status": "scanned", "tools": len(outcome.listing.tools)})
     return listings, statuses
 
 
-def _cmd_config(args: argparse.Namespace, out: TextIO) -> int:
-    entries = _entries(args.path, args.max_input_bytes)
-    if not args.run_servers:
-        return _write_plan(entries, args, out)
+def _worst(reports: Sequence[Report]) -> dict[str, str]:
+    """Each server's worst verdict."""
+    worst: dict[str, Report] = {}
+    for report in reports:
+        server = report.tool.server or ""
+        known = worst.get(server)
+        if known is None or report.verdict.rank > known.verdict.rank:
+            worst[server] = report
+    return {server: report.verdict.value for server, report in worst.items()}
+
+
+def _write_table(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
+    """The summary table: server, client, status, tools, verdict."""
+    header = ("server", "client", "status", "tools", "verdict")
+    cells = [
+        (
+            str(r["id"]),
+            ",".join(r.get("clients", ())) or "-",
+            str(r["status"]),
+            str(r.get("tools", "-")),
+            str(r.get("verdict", "-")),
+        )
+        for r in rows
+    ]
+    widths = [max(len(c[i]) for c in [header, *cells]) for i in range(len(header))]
+    for number, cell in enumerate([header, *cells]):
+        # The verdict is the last column: painted after padding, so colour
+        # codes never count as width.
+        *first, verdict = cell
+        line = "  ".join(text.ljust(width) for text, width in zip(first, widths, strict=False))
+        if number and colour:
+            verdict = paint(verdict, verdict)
+        out.write(f"{line}  {verdict}\n")
+
+
+def _run_servers(
+    entries: list[_Entry], args: argparse.Namespace, out: TextIO, artifact_uri: str | None
+) -> int:
     stdio = [e for e in entries if e.skip is None]
-    listings, statuses = _list_each(stdio, args.timeout)
+    listings, statuses = _statuses(stdio, _start_all(stdio, args.timeout, args.jobs))
     skipped = [e.describe() for e in entries if e.skip is not None]
     for entry in entries:
         if entry.skip is not None:
@@ -543,19 +681,46 @@ def _cmd_config(args: argparse.Namespace, out: TextIO) -> int:
     tools = {sid: _as_tools(listing.tools, sid) for sid, listing in listings.items()}
     snapshot = Snapshot.from_servers(tools)
     config = _cli().incomplete_config(args)
+    # Each server's whole surface (tools, prompts, resources, instructions).
     reports = [
-        scan(tool, snapshot, server=sid, config=config)
-        for sid, listed in tools.items()
-        for tool in listed
+        report
+        for sid, listing in listings.items()
+        for report in _scan_listing(listing, server=sid, snapshot=snapshot, config=config)
     ]
-    code = _emit(
-        reports, args, out, artifact_uri=Path(args.path).as_posix(), servers=statuses + skipped
-    )
+    reports = _apply_baseline(reports, args.baseline)
+    worst = _worst(reports)
+    clients = {e.id: list(e.clients) for e in entries}
+    rows = [
+        {**s, "clients": clients.get(s["id"], []), "verdict": worst.get(s["id"], "pass")}
+        if s["status"] == "scanned"
+        else {**s, "clients": clients.get(s["id"], [])}
+        for s in statuses + skipped
+    ]
+    code = _emit(reports, args, out, artifact_uri=artifact_uri, servers=rows, baseline=False)
     failed = [s for s in statuses if s["status"] == "failed"]
     if args.format == "text":
+        _write_table(rows, out, getattr(args, "colour", False))
         out.write(
             f"{len(entries)} servers: {len(listings)} scanned, {len(failed)} failed, "
             f"{len(skipped)} skipped\n"
         )
     # A server that could not be listed was not checked: never a clean result.
     return _EXIT_USAGE if failed else code
+
+
+def _cmd_config(args: argparse.Namespace, out: TextIO) -> int:
+    if args.path is not None:
+        entries = _entries(args.path, args.max_input_bytes)
+        if not args.run_servers:
+            return _write_plan(entries, args, out)
+        return _run_servers(entries, args, out, Path(args.path).as_posix())
+    configs = _discovered(args)
+    if not args.run_servers:
+        return _write_discovered_plan(configs, args, out)
+    for config in configs:
+        if config.problem is not None:
+            sys.stderr.write(f"mcpscan: unreadable configuration: {_shown(config.problem)}\n")
+    code = _run_servers(_merged_entries(configs), args, out, None)
+    # A configuration that could not be read was not checked either.
+    unread = any(c.problem is not None for c in configs)
+    return _EXIT_USAGE if unread else code

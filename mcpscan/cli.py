@@ -1,4 +1,7 @@
-"""The ``mcpscan`` command line: ``scan``, ``eval`` and ``checks``.
+"""The ``mcpscan`` command line: ``scan``, ``eval``, ``pin`` (and ``pin
+list``, ``pin approve``), ``screen-call`` and ``checks``; ``connect`` and
+``config`` live in ``_cli_mcp``. Text output is coloured on a terminal
+(``_colour``).
 
 Exit codes (``EXIT_CODES``): 0 below the ``--fail-on`` threshold (or a
 passing eval gate), 1 at or above it, or an incomplete scan with
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import io
 import json
 import os
@@ -26,8 +30,10 @@ from typing import Any, BinaryIO, TextIO, cast
 
 from ._aggregate import INCOMPLETE_THREAT
 from ._cli_mcp import register as register_mcp_commands
+from ._colour import paint, wanted
 from ._config import Config
 from ._eval import Thresholds, evaluate, load_corpus
+from ._evidence import escape_unsafe
 from ._input import loads, read_document
 from ._model import Report, ScanError, Tool, Verdict
 from ._plugins import discover
@@ -35,6 +41,7 @@ from ._progress import terminal_progress
 from ._scan import scan
 from ._screen import Decision, screen_call
 from ._snapshot import Snapshot
+from ._version import __version__
 from .baseline import Baseline
 from .jsonrpc import parse as parse_jsonrpc
 from .pins import PinStatus, PinStore
@@ -196,20 +203,34 @@ def _summary(reports: Sequence[Report]) -> dict[str, int]:
     return counts
 
 
-def _render_text(reports: Sequence[Report], out: TextIO) -> None:
+#: What the tiers mean, printed under a text report that shows any.
+LEGEND = (
+    "legend: [hard] a finding that quarantines the tool (never shown to the model); "
+    "[soft] one that sends it to review (a person decides)"
+)
+
+
+def _painter(colour: bool) -> Any:
+    return paint if colour else (lambda text, _kind: text)
+
+
+def _render_text(reports: Sequence[Report], out: TextIO, colour: bool = False) -> None:
+    shade = _painter(colour)
     for report in reports:
         ref = report.tool
         severity = report.severity.value if report.severity else "-"
+        verdict = shade(report.verdict.value.upper(), report.verdict.value)
         out.write(
-            f"{ref.server}/{ref.name}: {report.verdict.value.upper()}"
+            f"{ref.server}/{ref.name}: {verdict}"
             f" (severity {severity}, risk {report.risk_score:.2f})\n"
         )
         for finding in report.findings:
             if finding.suppressed is not None:
                 out.write(f"  [suppressed] {finding.tier.value} finding: {finding.suppressed}\n")
         for signal in report.signals:
+            tier = shade(f"[{signal.tier.value}]", signal.tier.value)
             out.write(
-                f"  [{signal.tier.value}] {signal.rule_id} ({signal.check_id}, "
+                f"  {tier} {signal.rule_id} ({signal.check_id}, "
                 f"confidence {signal.confidence:.2f}) at {signal.location}: {signal.evidence}\n"
             )
         for degraded in report.coverage.degraded:
@@ -228,6 +249,8 @@ def _render_text(reports: Sequence[Report], out: TextIO) -> None:
         f"{len(reports)} tools: {counts['quarantine']} quarantine, "
         f"{counts['review']} review, {counts['pass']} pass{tail}\n"
     )
+    if any(report.signals for report in reports):
+        out.write(LEGEND + "\n")
 
 
 def _suppressed(reports: Sequence[Report]) -> int:
@@ -259,6 +282,7 @@ def _cmd_scan(args: argparse.Namespace, out: TextIO) -> int:
         artifact_uri=uri,
         fail_on_incomplete=args.fail_on_incomplete,
         source_text=text,
+        colour=args.colour,
     )
 
 
@@ -290,11 +314,13 @@ def emit_reports(
     extra: dict[str, Any] | None = None,
     fail_on_incomplete: bool = True,
     source_text: str | None = None,
+    colour: bool = False,
 ) -> int:
-    """Write reports as text, JSON (plus ``extra`` keys) or SARIF; return the
-    exit code for ``--fail-on`` and ``--fail-on-incomplete``. Shared by every
-    scanning command; ``source_text`` (the file the reports' tools were read
-    from, in order) gives SARIF results their line and column."""
+    """Write reports as text (``colour``ed for a terminal), JSON (plus
+    ``extra`` keys) or SARIF; return the exit code for ``--fail-on`` and
+    ``--fail-on-incomplete``. Shared by every scanning command;
+    ``source_text`` (the file the reports' tools were read from, in order)
+    gives SARIF results their line and column."""
     if fmt == "json":
         payload: dict[str, Any] = {
             **(extra or {}),
@@ -306,7 +332,7 @@ def emit_reports(
         sarif = to_sarif(reports, artifact_uri=artifact_uri, source_text=source_text)
         out.write(json.dumps(sarif, sort_keys=True, indent=2) + "\n")
     else:
-        _render_text(reports, out)
+        _render_text(reports, out, colour)
     return _exit_code(reports, fail_on, fail_on_incomplete)
 
 
@@ -373,7 +399,83 @@ def _render_pin_row(row: dict[str, Any], out: TextIO) -> None:
         out.write(f"  introduced [{signal['tier']}] {where}: {signal['evidence']}\n")
 
 
+def _pin_key(store: PinStore, target: str) -> tuple[str, str]:
+    """The (server, tool) a ``SERVER/TOOL`` names; either part may hold a slash."""
+    splits = [(target[:i], target[i + 1 :]) for i, c in enumerate(target) if c == "/"]
+    for server, name in splits:
+        if server and name and store.get(server, name) is not None:
+            return server, name
+    raise _InputError(f"{target}: no such pin in {store.path} (see mcpscan pin list)")
+
+
+def _cmd_pin_approve(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.target:
+        raise _InputError("pin approve: name the pin as SERVER/TOOL")
+    store = PinStore.load(args.store)
+    server, name = _pin_key(store, args.target)
+    pin = store.approve(server, name, by=args.by or _user())
+    store.save()
+    if args.format == "json":
+        out.write(json.dumps(_pin_row(pin), sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+    else:
+        out.write(
+            f"{_pin_name(pin)}: APPROVED by {escape_unsafe(pin.approved_by or '')} "
+            f"({pin.fingerprint}); saved to {args.store}\n"
+        )
+    return _EXIT_OK
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser() or "mcpscan"
+    except (OSError, KeyError, ImportError):
+        return "mcpscan"
+
+
+def _pin_name(pin: Any) -> str:
+    return f"{escape_unsafe(pin.server)}/{escape_unsafe(pin.name)}"
+
+
+def _pin_row(pin: Any) -> dict[str, Any]:
+    return {
+        "server": escape_unsafe(pin.server),
+        "tool": escape_unsafe(pin.name),
+        "state": pin.state.value,
+        "fingerprint": pin.fingerprint,
+        "pending_fingerprint": pin.pending_fingerprint,
+        "approved_by": pin.approved_by,
+    }
+
+
+def _cmd_pin_list(args: argparse.Namespace, out: TextIO) -> int:
+    pins = PinStore.load(args.store).pins()
+    if args.format == "json":
+        payload = {"pins": [_pin_row(p) for p in pins]}
+        out.write(json.dumps(payload, sort_keys=True, indent=2, ensure_ascii=True) + "\n")
+        return _EXIT_OK
+    rows = [("PIN", "STATE", "FINGERPRINT", "WAITING", "APPROVED BY")] + [
+        (
+            _pin_name(p),
+            p.state.value,
+            (p.fingerprint or "-")[:16],
+            (p.pending_fingerprint or "-")[:16],
+            escape_unsafe(p.approved_by or "-"),
+        )
+        for p in pins
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    out.write(f"{len(pins)} pins in {args.store}\n")
+    return _EXIT_OK
+
+
 def _cmd_pin(args: argparse.Namespace, out: TextIO) -> int:
+    if args.path in ("approve", "list"):
+        action = _cmd_pin_approve if args.path == "approve" else _cmd_pin_list
+        return action(args, out)
+    if args.target is not None:
+        raise _InputError(f"pin: unexpected {args.target!r} after the tools file")
     value = _read_json(args.path, sys.stdin, args.max_input_bytes)
     _tools_of(value, _default_server(args.path), args.path)  # errors name the file and index
     document = read_document(value, _default_server(args.path))
@@ -445,6 +547,7 @@ def _cmd_screen_call(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_checks(_args: argparse.Namespace, out: TextIO) -> int:
     discovery = discover()
+    out.write(f"{'CHECK':<24} {'VERSION':<8} {'SOURCE':<40} SURFACES\n")
     for check_id, loaded in discovery.checks.items():
         surfaces = ",".join(sorted(loaded.surfaces))
         out.write(f"{check_id:<24} {loaded.version:<8} {loaded.source:<40} {surfaces}\n")
@@ -496,23 +599,49 @@ def verdict_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *,
+    examples: Sequence[str],
+    **kwargs: Any,
 ) -> argparse.ArgumentParser:
-    return commands.add_parser(
-        name, epilog=_EXIT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs
+    """A subcommand whose ``--help`` ends with examples and the exit codes."""
+    shown = "examples:\n" + "".join(f"  {example}\n" for example in examples)
+    parser = commands.add_parser(
+        name,
+        epilog=f"{shown}\n{_EXIT_EPILOG}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kwargs,
     )
+    # An unknown flag is reported with this command's usage, not the top one's.
+    parser.set_defaults(command_parser=parser)
+    return parser
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcpscan",
         description="Offline, deterministic detection of poisoned MCP tool definitions.",
-        epilog=_EXIT_EPILOG,
+        epilog="examples:\n"
+        "  mcpscan scan tools.json\n"
+        "  mcpscan config                 # the MCP servers your clients configure\n"
+        "  mcpscan <command> --help       # each command's options and examples\n\n" + _EXIT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"mcpscan {__version__}")
+    parser.set_defaults(command_parser=parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    scan_cmd = _command(commands, "scan", help="scan tools from a JSON file or stdin")
+    scan_cmd = _command(
+        commands,
+        "scan",
+        examples=(
+            "mcpscan scan tools.json",
+            "mcpscan scan --format sarif --fail-on quarantine tools.json > mcpscan.sarif",
+            "cat tools.json | mcpscan scan --baseline accepted.json -",
+        ),
+        help="scan tools from a JSON file or stdin",
+    )
     scan_cmd.add_argument("path", help="a JSON file, or - for stdin")
     scan_cmd.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     scan_cmd.add_argument(
@@ -526,7 +655,13 @@ def _parser() -> argparse.ArgumentParser:
     scan_cmd.set_defaults(run=_cmd_scan)
 
     eval_cmd = _command(
-        commands, "eval", help="measure recall and false alarms on a labelled corpus"
+        commands,
+        "eval",
+        examples=(
+            "mcpscan eval corpus/",
+            "mcpscan eval --min-recall 0.95 --max-fp 0.02 --format json corpus/",
+        ),
+        help="measure recall and false alarms on a labelled corpus",
     )
     eval_cmd.add_argument("corpus", nargs="+", help="corpus folders or JSONL files")
     eval_cmd.add_argument("--min-recall", type=float, default=0.90)
@@ -579,10 +714,32 @@ def _parser() -> argparse.ArgumentParser:
     eval_cmd.add_argument("--format", choices=("text", "json"), default="text")
     eval_cmd.set_defaults(run=_cmd_eval)
 
-    pin_cmd = _command(commands, "pin", help="pin tool definitions and report changes (rug pulls)")
-    pin_cmd.add_argument("path", help="a JSON file of tools (any scan shape), or - for stdin")
+    pin_cmd = _command(
+        commands,
+        "pin",
+        examples=(
+            "mcpscan pin tools.json --store pins.json       # pin, or report changes",
+            "mcpscan pin list --store pins.json",
+            "mcpscan pin approve files/read_file --store pins.json --by ada",
+        ),
+        help="pin tool definitions and report changes (rug pulls); list and approve pins",
+        description="mcpscan pin PATH: pin the tools of PATH, or report how they changed. "
+        "mcpscan pin list: show the pins. mcpscan pin approve SERVER/TOOL: trust the "
+        "definition waiting for approval. (A file named list or approve: write ./list.)",
+    )
+    pin_cmd.add_argument(
+        "path",
+        metavar="PATH | list | approve",
+        help="a JSON file of tools (any scan shape), - for stdin, or a pin action",
+    )
+    pin_cmd.add_argument(
+        "target", nargs="?", metavar="SERVER/TOOL", help="the pin to approve (approve only)"
+    )
     pin_cmd.add_argument(
         "--store", required=True, metavar="FILE", help="the pin file (created if missing)"
+    )
+    pin_cmd.add_argument(
+        "--by", metavar="NAME", help="who approves (approve only; default: your user name)"
     )
     pin_cmd.add_argument(
         "--mode", choices=("pin_on_first_use", "require_approval"), default="pin_on_first_use"
@@ -591,7 +748,15 @@ def _parser() -> argparse.ArgumentParser:
     input_options(pin_cmd)
     pin_cmd.set_defaults(run=_cmd_pin)
 
-    call_cmd = _command(commands, "screen-call", help="decide on a proposed tools/call request")
+    call_cmd = _command(
+        commands,
+        "screen-call",
+        examples=(
+            "mcpscan screen-call call.json --tool tool.json",
+            "mcpscan screen-call --policy policy.json --server files -",
+        ),
+        help="decide on a proposed tools/call request",
+    )
     call_cmd.add_argument("path", help="a tools/call request (JSON-RPC or {name, arguments}), or -")
     call_cmd.add_argument(
         "--tool", metavar="FILE", help="the called tool's definition (checks the schema)"
@@ -602,7 +767,12 @@ def _parser() -> argparse.ArgumentParser:
     input_options(call_cmd)
     call_cmd.set_defaults(run=_cmd_screen_call)
 
-    checks_cmd = _command(commands, "checks", help="list the discovered checks")
+    checks_cmd = _command(
+        commands,
+        "checks",
+        examples=("mcpscan checks",),
+        help="list the discovered checks",
+    )
     checks_cmd.set_defaults(run=_cmd_checks)
     register_mcp_commands(commands)
     return parser
@@ -639,11 +809,19 @@ def _silence_stdout(stream: TextIO) -> None:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code (see ``EXIT_CODES``)."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # argparse reports these with the top usage; the command's own is the useful one.
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     stream = out if out is not None else sys.stdout
+    if args.command is None:  # plain ``mcpscan``: the help, on stdout
+        parser.print_help(stream)
+        return _EXIT_OK
     if stream is None:  # started with stdout closed (``>&-``)
         _error("cannot write the output: stdout is closed")
         return _EXIT_OUTPUT
+    args.colour = wanted(stream, os.environ)
     try:
         with _stdout_kept_for(stream) as guarded:
             code: int = args.run(args, guarded)

@@ -11,7 +11,10 @@ be shown::
 
 ``scan_tools_result`` scans a ``ListToolsResult`` already in hand, and
 ``scan_server`` starts a stdio server, lists its tools and scans them (the
-``mcpscan connect`` command).
+``mcpscan connect`` command). ``discover_configs`` finds the MCP client
+configurations of this user and project (Claude Desktop and Code, Cursor,
+VS Code, Windsurf, Gemini CLI, Codex, Kiro, Amazon Q, Zed, Cline,
+opencode) and returns their servers, starting nothing.
 
 The SDK is imported only inside the functions that talk to a server, so
 ``import mcpscan.mcp`` works without it; calling ``guard`` or
@@ -41,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 import attrs
 import regex
 
+from ._clients import ClientConfig, ServerConfig, discover_configs
 from ._config import Config
 from ._evidence import safe_evidence, shown_value
 from ._model import Report, ScanError, Tool, Verdict
@@ -56,12 +60,15 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_PAGES",
     "DEFAULT_TIMEOUT",
+    "ClientConfig",
     "ConnectError",
     "Guarded",
     "MissingSDKError",
     "OnReview",
+    "ServerConfig",
     "ToolLister",
     "UnsafeToolWarning",
+    "discover_configs",
     "guard",
     "scan_remote",
     "scan_server",

@@ -178,7 +178,7 @@ def test_config_without_run_servers_starts_nothing(
     assert "none was started (no --run-servers)" in out
     assert "  weather: would run: weather-server  [env: WEATHER_KEY]" in out
     assert "rerun with --run-servers" in out
-    assert "remote: skipped: not a stdio server (url)" in out
+    assert "remote: skipped: not a stdio server (http)" in out
     assert "typed-remote: skipped: not a stdio server (sse)" in out
     assert "off: skipped: disabled in the configuration" in out
     # What is shown never carries a secret: env values are not printed, and
@@ -319,7 +319,7 @@ def test_config_run_servers_scans_all_in_one_snapshot(
         return original(tool, snapshot, **kwargs)
 
     monkeypatch.setattr(cli_mcp, "scan", spy)
-    code, out = run("config", "--run-servers", write(tmp_path, RUNNABLE))
+    code, out = run("config", "--run-servers", "--jobs", "1", write(tmp_path, RUNNABLE))
     assert code == 1
     assert [p.command for p in servers.started] == ["calc-server", "weather-server", "mail-server"]
     calc = servers.started[0]
@@ -339,7 +339,7 @@ def test_config_run_servers_scans_all_in_one_snapshot(
         "mcpscan: [2/3] weather: 1 tool",
         "mcpscan: [3/3] mail: starting mail-server",
         "mcpscan: [3/3] mail: 1 tool",
-        "mcpscan: remote: skipped: not a stdio server (url)",
+        "mcpscan: remote: skipped: not a stdio server (http)",
     ]
 
 

@@ -1,0 +1,5 @@
+"""A broken MCP server: it reads its input and never answers."""
+
+import sys
+
+sys.stdin.read()
