@@ -50,7 +50,6 @@ from ._clients import strip_jsonc as _strip_jsonc  # noqa: F401  (long imported 
 from ._colour import paint
 from ._evidence import escape_unsafe, safe_evidence
 from ._model import Report
-from ._scan import scan
 from ._snapshot import Snapshot
 from .mcp import (
     DEFAULT_TIMEOUT,

@@ -312,13 +312,13 @@ def test_config_run_servers_scans_all_in_one_snapshot(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     snapshots: list[Snapshot] = []
-    original = cli_mcp.scan
+    original = cli_mcp._scan_listing
 
-    def spy(tool: Any, snapshot: Snapshot, **kwargs: Any) -> Any:
+    def spy(listing: Any, *, snapshot: Snapshot, **kwargs: Any) -> Any:
         snapshots.append(snapshot)
-        return original(tool, snapshot, **kwargs)
+        return original(listing, snapshot=snapshot, **kwargs)
 
-    monkeypatch.setattr(cli_mcp, "scan", spy)
+    monkeypatch.setattr(cli_mcp, "_scan_listing", spy)
     code, out = run("config", "--run-servers", "--jobs", "1", write(tmp_path, RUNNABLE))
     assert code == 1
     assert [p.command for p in servers.started] == ["calc-server", "weather-server", "mail-server"]

@@ -136,6 +136,16 @@ def test_connect_url_reports_every_poisoned_surface(
     ]
 
 
+def test_connect_stdio_reports_every_poisoned_surface() -> None:
+    # The same server over stdio, started by the CLI's own starter.
+    code, out = run("connect", "--format", "json", "--", sys.executable, str(SERVER))
+    payload = json.loads(out)
+    assert code == 1
+    found = verdicts(payload)
+    assert {name for name, verdict in found.items() if verdict != "pass"} == POISONED
+    assert set(found) == POISONED | CLEAN
+
+
 def test_connect_url_text_names_each_location(servers: Callable[..., str]) -> None:
     code, out = run("connect", "--url", servers("streamable-http"), "--server-id", "notes")
     assert code == 1
