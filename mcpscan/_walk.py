@@ -412,13 +412,11 @@ def view_fields(
     )
 
 
-_SCANNED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
-
-
 def view_tool(tool: Tool, config: Config) -> ToolView:
     """Walk a tool's scan surface once: name, title, description, both
     schemas (every string value and every property name) and the string
-    values of annotations; then every other value of a top-level key the
+    values of annotations; then the other top-level keys (``Tool.extra``),
+    each at its own key; then every other value of a top-level key the
     JSON text gave twice, at that key."""
     fields: list[tuple[str, object]] = [
         ("name", tool.name),
@@ -428,6 +426,7 @@ def view_tool(tool: Tool, config: Config) -> ToolView:
         ("outputSchema", tool.output_schema),
         ("annotations", tool.annotations),
     ]
-    fields.extend((key, value) for key, value in tool.duplicates if key in _SCANNED_FIELDS)
+    fields.extend(tool.extra)
+    fields.extend(tool.duplicates)
     duplicated = [_child_path("", key) for key, _ in tool.duplicates]
     return view_fields(tool, fields, config, duplicated)

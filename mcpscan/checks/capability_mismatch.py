@@ -1030,13 +1030,20 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         fit.split_identifier(tool.server or ""),
     )
     # Other parameters describe the job ("host", "port", "username" make a
-    # connection tool), unless they are requests themselves: two poisoned
-    # parameters must not vouch for each other, and a parameter is judged
-    # by all its text: ``wallet_words`` "your 12 recovery words" does not
-    # make a ratio calculator a wallet.
-    quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
-    domains = table.jobs(own) | table.jobs(fit.request_text(*quiet)) | profile.capabilities
-    narrow = bool(domains) and domains <= table.narrow
+    # connection tool) only when the tool's own text names none: a tip
+    # calculator's ``bill`` must not make it a payment tool. Parameters that
+    # ask for something do not count (two poisoned parameters must not vouch
+    # for each other), judged by all their text: ``wallet_words`` "your 12
+    # recovery words" does not make a ratio calculator a wallet.
+    domains = table.jobs(own) | profile.capabilities
+    if not domains:
+        quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
+        domains = table.jobs(fit.request_text(*quiet))
+    # The name decides narrowness when it names a narrow job: the first
+    # sentence of ``spell_check`` ("... of an email draft") must not turn a
+    # spell checker into a mail client that may ask for the mail password.
+    named = table.jobs(fit.request_text(fit.split_identifier(tool.name)))
+    narrow = bool(domains) and (domains <= table.narrow or (bool(named) and named <= table.narrow))
     return _Job(domains=domains, text=own, wraps=table.asked(own), narrow=narrow)
 
 
@@ -1228,14 +1235,31 @@ _DOCUMENTED = re.compile(
 _MAX_DOCUMENTED = 50
 
 
-def _undeclared(tool: Tool, params: list[_Param], job: _Job) -> Iterator[_Observation]:
-    description = tool.description or ""
+def _documented(description: str) -> dict[str, tuple[str, str]]:
+    """The parameters a description documents, by identifier key."""
     if ":" not in description:
-        return
-    declared = {instruction.identifier_key(p.name) for p in params}
+        return {}
+    found: dict[str, tuple[str, str]] = {}
     for match in list(_DOCUMENTED.finditer(description))[:_MAX_DOCUMENTED]:
         name, text = match.group(1), match.group(2)
-        if instruction.identifier_key(name) in declared:
+        found.setdefault(instruction.identifier_key(name), (name, text))
+    return found
+
+
+# A description that documents at least this many of the declared
+# parameters is a parameter list: one it leaves out is worth a look.
+_MIN_DOCUMENTED_LIST = 2
+
+
+def _documentation_gaps(tool: Tool, params: list[_Param], job: _Job) -> Iterator[_Observation]:
+    """Parameters the description and the schema disagree on, judged like
+    declared ones: documented but undeclared (a client may pass it through),
+    or declared, asking for what the job does not need, and left out of the
+    parameter list the description gives (a hint: the list hides it)."""
+    documented = _documented(tool.description or "")
+    declared = {instruction.identifier_key(p.name): p for p in params}
+    for key, (name, text) in documented.items():
+        if key in declared:
             continue
         ghost = _Param(
             name=name,
@@ -1250,6 +1274,17 @@ def _undeclared(tool: Tool, params: list[_Param], job: _Job) -> Iterator[_Observ
             yield observation._replace(
                 rule="capability.undeclared_parameter",
                 evidence=f"{observation.evidence}; documented but not in the schema",
+            )
+    if len(documented.keys() & declared.keys()) < _MIN_DOCUMENTED_LIST:
+        return
+    for key, param in declared.items():
+        if key not in documented and next(_request_mismatch(param, job), None):
+            yield _observe(
+                "undocumented_parameter",
+                param,
+                HINT,
+                "asks for what the job does not need and is left out of the parameters"
+                " the description documents",
             )
 
 
@@ -1366,7 +1401,7 @@ class CapabilityMismatchCheck:
             observations.extend(_sensitive_values(param, profile))
             observations.extend(_request_mismatch(param, job))
             observations.extend(_instruction_name(param))
-        observations.extend(_undeclared(tool, params, job))
+        observations.extend(_documentation_gaps(tool, params, job))
         observations.extend(_read_only_writes(tool, profile, cap.first_sentence(description)))
         observations.extend(_collection_mentions(texts, profile))
         observations = _merge_requests(observations)
