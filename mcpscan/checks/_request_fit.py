@@ -66,6 +66,8 @@ class FitTable:
     narrow: frozenset[str]
     requests: Mapping[str, RequestClass]
     llm_providers: frozenset[str]
+    #: Services whose credential a parameter may name (normalized words).
+    providers: frozenset[str]
     #: (lower-case prefix, request class, provider) for value shapes.
     shapes: tuple[tuple[str, str, str], ...]
     languages: tuple[str, ...]
@@ -137,6 +139,7 @@ def fit_table() -> FitTable:
             for name, spec in table["requests"].items()
         },
         llm_providers=frozenset(table["llm_providers"]),
+        providers=frozenset(request_text(p).strip() for p in table["providers"]),
         shapes=tuple((s["prefix"].lower(), s["class"], s["provider"]) for s in table["shapes"]),
         languages=tuple(languages),
     )
@@ -160,8 +163,9 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
 
 
 # Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"
-# read as words ("id rsa", "ssh", "api key").
-_SEPARATORS = re.compile(r"[_~/\\|]+|\.(?=\w)|(?<=\w)-(?=\w)")
+# read as words ("id rsa", "ssh", "api key"); code quotes and double quotes
+# too ("output of `env`").
+_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=\w)-(?=\w)")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _MAX_TEXT = 4000
 

@@ -1120,7 +1120,7 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     if llm:
         yield _Request(fit.LLM_KEY, llm[0], shaped=False)
         return
-    others = sorted((present & _PROVIDER_WORDS) - fit.words(job.text))
+    others = sorted((present & (_PROVIDER_WORDS | table.providers)) - fit.words(job.text))
     if others:
         yield _Request(fit.PROVIDER_CREDENTIAL, others[0], shaped=False)
 
