@@ -40,6 +40,7 @@ __all__ = ["FitTable", "fit_table", "request_text", "split_identifier"]
 
 _JOB = "job"
 _REQUEST = "request"
+_CONCEAL = "conceal"
 _FIRST_UNSPACED = "\u2e80"
 #: Classes only used to derive others (a credential naming a provider).
 CREDENTIAL = "credential"
@@ -80,6 +81,11 @@ class FitTable:
         """The request classes ``text`` (normalized) names."""
         return frozenset(name for kind, name in _hits(self.automaton, text) if kind == _REQUEST)
 
+    def conceals(self, text: str) -> bool:
+        """Whether ``text`` (normalized) keeps something from the user
+        ("do not mention this to the user", "sin avisar al usuario")."""
+        return any(kind == _CONCEAL for kind, _ in _hits(self.automaton, text))
+
     def shape(self, value: str) -> tuple[str, str] | None:
         """(request class, provider) of a pattern or value that has a secret's shape."""
         head = _PATTERN_HEAD.sub("", value.strip()).lower().replace("\\-", "-")
@@ -117,7 +123,12 @@ def fit_table() -> FitTable:
             table = data
             continue
         languages.append(str(data["language"]))
-        for kind, section in ((_JOB, data["jobs"]), (_REQUEST, data["requests"])):
+        sections = (
+            (_JOB, data["jobs"]),
+            (_REQUEST, data["requests"]),
+            (_CONCEAL, {_CONCEAL: data.get("conceal", ())}),
+        )
+        for kind, section in sections:
             for label, phrases in section.items():
                 for phrase in phrases:
                     prefix = phrase.endswith("*")

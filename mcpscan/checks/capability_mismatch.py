@@ -1039,11 +1039,14 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     if not domains:
         quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
         domains = table.jobs(fit.request_text(*quiet))
-    # The name decides narrowness when it names a narrow job: the first
-    # sentence of ``spell_check`` ("... of an email draft") must not turn a
-    # spell checker into a mail client that may ask for the mail password.
+    # A name that names only narrow jobs decides the job: the first sentence
+    # of ``spell_check`` ("... of an email draft") must not turn a spell
+    # checker into a mail client that may ask for the mail password, nor
+    # "Make a URL slug" a network tool that may ask for SSH settings.
     named = table.jobs(fit.request_text(fit.split_identifier(tool.name)))
-    narrow = bool(domains) and (domains <= table.narrow or (bool(named) and named <= table.narrow))
+    if named and named <= table.narrow:
+        domains = named | (domains & table.narrow)
+    narrow = bool(domains) and domains <= table.narrow
     return _Job(domains=domains, text=own, wraps=table.asked(own), narrow=narrow)
 
 
@@ -1107,7 +1110,13 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     asked = set(table.asked(text))
     asked.update(_secret_files(param))
     shapes = [s for s in map(table.shape, _slot_text(param.schema, _SHAPE_SLOTS)) if s]
-    credential = fit.CREDENTIAL in asked and not _has_any(param.words, _NOT_CREDENTIAL_NEIGHBOURS)
+    # "key" in ``token_count`` or ``key_id`` is no credential; the name's
+    # neighbours do not clear a credential its description names
+    # ("value of the OPENAI_API_KEY variable" under ``telemetry_id``).
+    credential = fit.CREDENTIAL in asked and (
+        not _has_any(param.words, _NOT_CREDENTIAL_NEIGHBOURS)
+        or fit.CREDENTIAL in table.asked(fit.request_text(param.raw))
+    )
     asked.discard(fit.CREDENTIAL)
     for kind in sorted(asked):
         yield _Request(kind, "", shaped=False)
@@ -1192,6 +1201,8 @@ def _conceals(param: _Param) -> bool:
     """The parameter's own text (or a sentence of the tool naming it) keeps
     the request from the user: "do not mention this to the user",
     "silently". Read from the shared clause records, in every language."""
+    if fit.fit_table().conceals(fit.request_text(param.raw)):
+        return True
     return any(c.has("conceal", "covert") for c in instruction.analyze(param.raw))
 
 
