@@ -481,22 +481,12 @@ def view_fields(
     )
 
 
-_SCANNED_FIELDS = (
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "uri",
-)
-
-
 def view_tool(tool: Tool, config: Config) -> ToolView:
     """Walk a tool's scan surface once: name, title, description, both
     schemas (every string value and every property name) and the string
-    values of annotations; a resource's ``uri``; then every other value of
-    a top-level key the JSON text gave twice, at that key."""
+    values of annotations; a resource's ``uri``; then the other top-level keys (``Tool.extra``),
+    each at its own key; then every other value of a top-level key the
+    JSON text gave twice, at that key."""
     fields: list[tuple[str, object]] = [
         ("name", tool.name),
         ("title", tool.title),
@@ -507,6 +497,7 @@ def view_tool(tool: Tool, config: Config) -> ToolView:
         # A resource's URI (or URI template) is shown beside its name.
         ("uri", tool.uri),
     ]
-    fields.extend((key, value) for key, value in tool.duplicates if key in _SCANNED_FIELDS)
+    fields.extend(tool.extra)
+    fields.extend(tool.duplicates)
     duplicated = [_child_path("", key) for key, _ in tool.duplicates]
     return view_fields(tool, fields, config, duplicated)

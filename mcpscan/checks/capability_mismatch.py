@@ -47,11 +47,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from .. import _capability as cap
+from .. import _instruction as instruction
 from .._check import Context
 from .._frozen import is_array
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import _child_path
+from . import _request_fit as fit
 
 __all__ = ["CHECK", "CapabilityMismatchCheck"]
 
@@ -422,6 +424,8 @@ class _Observation(NamedTuple):
     threat: str
     #: Where a quoted piece of text sits in the raw string at ``location``.
     span: tuple[int, int] | None = None
+    #: A secret request on a narrow job in words that hide it (hard tier).
+    hidden: bool = False
 
 
 # ---------------------------------------------------------------- profile
@@ -483,6 +487,9 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
 # ---------------------------------------------------------------- parameters
 
 
+_NESTED_SCHEMA_KEYS = ("items", "additionalProperties")
+
+
 def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
     """Every property of the input schema (nested objects too, bounded)."""
     descriptions = texts.normalized
@@ -491,6 +498,12 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
     seen = 0
     while stack:
         node, path, depth = stack.pop()
+        # Objects inside arrays and maps are parameters too: an
+        # ``items.properties.api_key`` asks as loudly as a top-level one.
+        for key in _NESTED_SCHEMA_KEYS:
+            child = node.get(key)
+            if isinstance(child, Mapping) and depth + 1 < _MAX_NESTING:
+                stack.append((child, _child_path(path, key), depth + 1))
         properties = node.get("properties")
         if not isinstance(properties, Mapping):
             continue
@@ -973,6 +986,375 @@ def _signals(
         )
 
 
+# ---------------------------------------------------------------- job against request
+#
+# What the tool is for (its job) against what each parameter asks for (its
+# request), both read from the per-language vocabulary in
+# ``mcpscan/lexicon/capability/`` and judged with its fit table: a dice
+# roller's required ``openai_api_key`` (pattern ``^sk-``), a unit
+# converter's ``session_cookie``, a spell checker's ``conversation_history``
+# "include system messages". No imperative wording is needed: the schema
+# alone asks. A password manager's master password, a GitHub tool's GitHub
+# token, a KYC tool's passport scan, a payment tool's card number fit.
+
+
+class _Job(NamedTuple):
+    """What the tool is for, from its name, title, annotations' title, first
+    sentence, server id and the names of its parameters that ask for nothing.
+
+    The rest of the description is *not* read: a made-up reason ("we use
+    your .env to pick the locale") must not make a request fit."""
+
+    domains: frozenset[str]
+    # Normalized job text: a credential of a provider named here is the
+    # tool's own; a request named here is what the tool wraps
+    # ("hash_password", "validate_credit_card").
+    text: str
+    wraps: frozenset[str]
+    narrow: bool
+
+    @property
+    def unknown(self) -> bool:
+        return not self.domains
+
+
+def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
+    table = fit.fit_table()
+    annotations = tool.annotations or {}
+    title = annotations.get("title")
+    own = fit.request_text(
+        fit.split_identifier(tool.name),
+        tool.title or "",
+        title if isinstance(title, str) else "",
+        cap.first_sentence((tool.description or "")[: cap.FIRST_SENTENCE_CHARS]),
+        fit.split_identifier(tool.server or ""),
+    )
+    # Other parameters describe the job ("host", "port", "username" make a
+    # connection tool) only when the tool's own text names none: a tip
+    # calculator's ``bill`` must not make it a payment tool. Parameters that
+    # ask for something do not count (two poisoned parameters must not vouch
+    # for each other), judged by all their text: ``wallet_words`` "your 12
+    # recovery words" does not make a ratio calculator a wallet.
+    domains = table.jobs(own) | profile.capabilities
+    if not domains:
+        quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
+        domains = table.jobs(fit.request_text(*quiet))
+    # A name that names only narrow jobs decides the job: the first sentence
+    # of ``spell_check`` ("... of an email draft") must not turn a spell
+    # checker into a mail client that may ask for the mail password, nor
+    # "Make a URL slug" a network tool that may ask for SSH settings.
+    named = table.jobs(fit.request_text(fit.split_identifier(tool.name)))
+    if named and named <= table.narrow:
+        domains = named | (domains & table.narrow)
+    narrow = bool(domains) and domains <= table.narrow
+    return _Job(domains=domains, text=own, wraps=table.asked(own), narrow=narrow)
+
+
+_SHAPE_SLOTS = ("pattern", "default", "examples", "example", "const")
+_REQUEST_SLOTS = ("title", "format", "default", "examples", "example")
+_NOT_DATA_TYPES = frozenset({"boolean", "integer", "number", "null"})
+# Providers whose credential a parameter may name: the capability list and
+# the LLM providers, normalized like the text they are looked up in.
+_PROVIDER_WORDS = cap.normalized_forms(_PROVIDERS)
+
+
+def _takes_data(schema: Mapping[str, Any]) -> bool:
+    """A parameter that can carry a secret: not a flag, a number or a fixed choice."""
+    kind = schema.get("type")
+    kinds = {k for k in kind if isinstance(k, str)} if is_array(kind) else {kind}
+    if kinds and kinds <= _NOT_DATA_TYPES:
+        return False
+    return "enum" not in schema and "const" not in schema
+
+
+def _slot_text(schema: Mapping[str, Any], slots: Iterable[str]) -> Iterator[str]:
+    for slot in slots:
+        value = schema.get(slot)
+        for item in (list(value) if is_array(value) else [value])[:10]:
+            if isinstance(item, str):
+                yield item[:200]
+
+
+def _secret_files(param: _Param) -> Iterator[str]:
+    """A secret file named by the parameter's text or values: an SSH key
+    asks for an SSH identity, any other (``.env``, ``mcp.json``,
+    ``~/.aws/credentials``) for a file's contents."""
+    for text in (param.raw, *(v.lower() for v in _slot_text(param.schema, _VALUE_SLOTS))):
+        if not _may_name_sensitive_file(text):
+            continue
+        for index, (pattern, _owners) in enumerate(_SENSITIVE_FILES):
+            if pattern.search(text):
+                yield "ssh_identity" if index == 0 else "file_contents"
+
+
+class _Request(NamedTuple):
+    kind: str
+    provider: str
+    # The request was read from a value's shape (``pattern: ^sk-``).
+    shaped: bool
+
+
+def _param_text(param: _Param) -> str:
+    """A parameter's request text: its name split into words, description,
+    title, format and example values."""
+    return fit.request_text(
+        fit.split_identifier(param.name), param.raw, *_slot_text(param.schema, _REQUEST_SLOTS)
+    )
+
+
+def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
+    """What ``param`` asks for: request classes of its text (``_param_text``)
+    and the shape of its pattern or example values."""
+    table = fit.fit_table()
+    text = _param_text(param)
+    asked = set(table.asked(text))
+    asked.update(_secret_files(param))
+    shapes = [s for s in map(table.shape, _slot_text(param.schema, _SHAPE_SLOTS)) if s]
+    # "key" in ``token_count`` or ``key_id`` is no credential; the name's
+    # neighbours do not clear a credential its description names
+    # ("value of the OPENAI_API_KEY variable" under ``telemetry_id``).
+    credential = fit.CREDENTIAL in asked and (
+        not _has_any(param.words, _NOT_CREDENTIAL_NEIGHBOURS)
+        or fit.CREDENTIAL in table.asked(fit.request_text(param.raw))
+    )
+    asked.discard(fit.CREDENTIAL)
+    for kind in sorted(asked):
+        yield _Request(kind, "", shaped=False)
+    for kind, provider in shapes:
+        yield _Request(kind, provider, shaped=True)
+    if not credential:
+        return
+    present = fit.words(text)
+    llm = sorted(present & table.llm_providers)
+    if llm:
+        yield _Request(fit.LLM_KEY, llm[0], shaped=False)
+        return
+    others = sorted((present & (_PROVIDER_WORDS | table.providers)) - fit.words(job.text))
+    if others:
+        yield _Request(fit.PROVIDER_CREDENTIAL, others[0], shaped=False)
+
+
+def _fits(request: _Request, job: _Job) -> bool:
+    table = fit.fit_table()
+    if request.kind in job.wraps:
+        return True  # a password hasher takes a password
+    if request.provider and request.provider in fit.words(job.text):
+        return True  # a GitHub tool takes a GitHub token
+    if request.kind == fit.LLM_KEY and request.provider in table.llm_providers & job.wraps:
+        return True
+    return table.fits(request.kind, job.domains)
+
+
+# Requests that many legitimate tools of unknown or broad jobs make (a
+# login's password, a connector's token): raised on narrow jobs only, and
+# at a hint's weight on unknown ones.
+_NARROW_ONLY = frozenset({"account_password", fit.PROVIDER_CREDENTIAL})
+
+
+def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
+    if job.narrow:
+        return STRONG
+    if job.unknown:
+        if request.kind in _NARROW_ONLY:
+            return HINT if request.kind == "account_password" else MEDIUM
+        return MEDIUM if secret else WEAK
+    if request.kind in _NARROW_ONLY:
+        return 0.0
+    return WEAK if secret else HINT
+
+
+def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
+    """A parameter whose request does not fit the tool's job."""
+    if not _takes_data(param.schema):
+        return
+    table = fit.fit_table()
+    seen: set[str] = set()
+    for request in _requests(param, job):
+        if request.kind in seen or _fits(request, job):
+            continue
+        seen.add(request.kind)
+        spec = table.requests[request.kind]
+        weight = _request_weight(request, job, secret=spec.secret)
+        if not weight:
+            continue
+        reasons = [
+            f"asks for {spec.label}" + (f" ({request.provider})" if request.provider else "")
+        ]
+        extra = []
+        if param.required:
+            extra.append(HINT)
+            reasons.append("required")
+        if request.shaped:
+            extra.append(HINT)
+            reasons.append("its pattern or example has the shape of one")
+        reasons.append(f"unrelated to a {_describe_job(job)} tool")
+        yield _observe(
+            "request_mismatch", param, _combine([weight, *extra]), ", ".join(reasons)
+        )._replace(hidden=spec.secret and job.narrow and _conceals(param))
+
+
+def _describe_job(job: _Job) -> str:
+    return "/".join(sorted(job.domains)) if job.domains else "general"
+
+
+def _conceals(param: _Param) -> bool:
+    """The parameter's own text (or a sentence of the tool naming it) keeps
+    the request from the user: "do not mention this to the user",
+    "silently". Read from the shared clause records, in every language."""
+    if fit.fit_table().conceals(fit.request_text(param.raw)):
+        return True
+    return any(c.has("conceal", "covert") for c in instruction.analyze(param.raw))
+
+
+# A parameter *name* that is a sentence to the agent:
+# ``read_the_file_at_~/.ssh/id_rsa_first``. Names of four words or more are
+# read as text with the shared clause analysis; an addressed clause naming
+# an action is an instruction. ``include_all_fields`` (three words) and
+# ``max_results_per_page`` (no action) stay names; so do flags such as
+# ``cancel_running_branch_builds`` and ``remove_powered_by_okta``: a name is
+# read as a sentence only when it holds the small words a sentence has and
+# an identifier does not ("the", "your", "first", "then" ...).
+_MIN_INSTRUCTION_WORDS = 4
+_SENTENCE_WORDS = frozenset(
+    cap.w("the your then first before after it its this all every and please always must")
+)
+
+
+def _instruction_name(param: _Param) -> Iterator[_Observation]:
+    words = fit.split_identifier(param.name)
+    split = words.lower().split()
+    if len(split) < _MIN_INSTRUCTION_WORDS or not _SENTENCE_WORDS.intersection(split):
+        return
+    for clause in instruction.analyze(words):
+        if clause.imperative and clause.has(*instruction.ACTION_CUES):
+            yield _observe(
+                "instruction_name", param, STRONG, f"is itself an instruction: {words[:80]!r}"
+            )
+            return
+
+
+# "Args:\n  api_key: your OpenAI key" in a description whose schema has no
+# ``api_key``: the model is told to send an argument the schema does not
+# declare (many clients pass extra arguments through). Lines of the form
+# ``name: text``, ``- `name` (type): text`` are read as documented
+# parameters.
+_DOCUMENTED = re.compile(
+    r"^[ \t]*(?:[-*\u2022][ \t]+)?`?([A-Za-z_][A-Za-z0-9_]{2,40})`?[ \t]*(?:\([^)\n]{0,40}\))?"
+    r"[ \t]*:[ \t]+(\S[^\n]{2,300})$",
+    re.MULTILINE,
+)
+_MAX_DOCUMENTED = 50
+
+
+def _documented(description: str) -> dict[str, tuple[str, str]]:
+    """The parameters a description documents, by identifier key."""
+    if ":" not in description:
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    for match in list(_DOCUMENTED.finditer(description))[:_MAX_DOCUMENTED]:
+        name, text = match.group(1), match.group(2)
+        found.setdefault(instruction.identifier_key(name), (name, text))
+    return found
+
+
+# A description that documents at least this many of the declared
+# parameters is a parameter list: one it leaves out is worth a look.
+_MIN_DOCUMENTED_LIST = 2
+
+
+def _documentation_gaps(tool: Tool, params: list[_Param], job: _Job) -> Iterator[_Observation]:
+    """Parameters the description and the schema disagree on, judged like
+    declared ones: documented but undeclared (a client may pass it through),
+    or declared, asking for what the job does not need, and left out of the
+    parameter list the description gives (a hint: the list hides it)."""
+    documented = _documented(tool.description or "")
+    declared = {instruction.identifier_key(p.name): p for p in params}
+    for key, (name, text) in documented.items():
+        if key in declared:
+            continue
+        ghost = _Param(
+            name=name,
+            location="description",
+            words=cap.identifier_words(name),
+            description=f" {normalize(text)} ",
+            raw=text.lower(),
+            schema={"type": "string"},
+            required=False,
+        )
+        for observation in _request_mismatch(ghost, job):
+            yield observation._replace(
+                rule="capability.undeclared_parameter",
+                evidence=f"{observation.evidence}; documented but not in the schema",
+            )
+    if len(documented.keys() & declared.keys()) < _MIN_DOCUMENTED_LIST:
+        return
+    for key, param in declared.items():
+        if key not in documented and next(_request_mismatch(param, job), None):
+            yield _observe(
+                "undocumented_parameter",
+                param,
+                HINT,
+                "asks for what the job does not need and is left out of the parameters"
+                " the description documents",
+            )
+
+
+def _merge_requests(observations: list[_Observation]) -> list[_Observation]:
+    """One judgement per parameter: where the older keyword rule
+    (``capability.sensitive_parameter``, a stable rule id policies name)
+    already raised a parameter, the job-against-request observation at the
+    same place is folded into it (the stronger weight and the concealment
+    flag carry over) rather than counted twice."""
+    judged: dict[str, _Observation] = {}
+    for observation in observations:
+        if observation.rule == _REQUEST_RULE:
+            best = judged.get(observation.location)
+            if best is None or observation.weight > best.weight or observation.hidden:
+                judged[observation.location] = observation._replace(
+                    hidden=observation.hidden or (best is not None and best.hidden)
+                )
+    older = {o.location for o in observations if o.rule == _SENSITIVE_RULE}
+    kept: list[_Observation] = []
+    for observation in observations:
+        if observation.rule == _REQUEST_RULE and observation.location in older:
+            continue
+        sensitive = observation.rule == _SENSITIVE_RULE
+        folded = judged.pop(observation.location, None) if sensitive else None
+        if folded is not None:
+            observation = observation._replace(  # noqa: PLW2901 - the merged judgement
+                weight=max(observation.weight, folded.weight), hidden=folded.hidden
+            )
+        kept.append(observation)
+    return kept
+
+
+_REQUEST_RULE = "capability.request_mismatch"
+_SENSITIVE_RULE = "capability.sensitive_parameter"
+#: A secret asked of a narrow tool in words that keep it from the user.
+_HIDDEN_REQUEST_CONFIDENCE = 0.85
+
+
+def _hidden_requests(
+    check_id: str, observations: list[_Observation], job: _Job
+) -> Iterator[Signal]:
+    """The hard form: secret material (a key, recovery words, a password,
+    the environment, an identity document) asked of a tool whose job needs
+    none of it, by text that keeps it from the user. Either alone stays soft;
+    together nothing legitimate explains them."""
+    for observation in observations:
+        if observation.hidden:
+            yield Signal(
+                check_id=check_id,
+                rule_id="capability.concealed_request",
+                tier=Tier.HARD,
+                threat="data-exfiltration",
+                confidence=_HIDDEN_REQUEST_CONFIDENCE,
+                evidence=f"{observation.evidence}, and its text hides the request from the user"
+                f" [job: {_describe_job(job)}]",
+                location=observation.location,
+            )
+
+
 class _Mentions:
     """Sentences of the tool description that talk about a parameter.
 
@@ -1020,14 +1402,21 @@ class CapabilityMismatchCheck:
         )
         observations: list[_Observation] = []
         mentions = _Mentions(tool.description or "") if profile.narrow or profile.unknown else None
-        for param in _params(tool, context, texts):
+        params = list(_params(tool, context, texts))
+        job = _job(tool, profile, params)
+        for param in params:
             if mentions is not None:
                 param = mentions.attach(param)  # noqa: PLW2901 - the enriched view
             observations.extend(_sensitive_requests(param, profile))
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
+            observations.extend(_request_mismatch(param, job))
+            observations.extend(_instruction_name(param))
+        observations.extend(_documentation_gaps(tool, params, job))
         observations.extend(_read_only_writes(tool, profile, cap.first_sentence(description)))
         observations.extend(_collection_mentions(texts, profile))
+        observations = _merge_requests(observations)
+        yield from _hidden_requests(self.id, observations, job)
         if observations:
             yield from _signals(self.id, observations, profile)
 

@@ -1,0 +1,203 @@
+"""Job against request: what a tool is for, and what a parameter asks for.
+
+A poisoned schema often says nothing alarming: a dice roller only has to
+*have* a required ``openai_api_key`` parameter, a unit converter a
+``session_cookie``. This module reads both sides from vocabulary kept as
+data (``mcpscan/lexicon/capability/<lang>.json``, one file per language,
+and ``fit.json``, the table of which request fits which job):
+
+* the **job** domains named by a text (compute, game, text, time, lookup are
+  *narrow*: they need nothing of the user's; auth, wallet, identity,
+  payment, llm, browser, file, shell, remote, memory ... are not);
+* the **request** classes named by a parameter's text (an LLM provider's
+  key, another service's credential, an account password, wallet recovery
+  words, a private key, an SSH identity file, the environment, a file's
+  contents, browser state, the conversation, the system prompt, a personal
+  identifier, a card number, other tools' outputs);
+* the **shape** of a requested value: a ``pattern`` or example starting
+  ``sk-`` asks for an OpenAI key whatever the parameter is called.
+
+Phrases are normalized exactly as scanned text is and found in one pass
+(an Aho-Corasick automaton), at word boundaries (scripts written without
+spaces match anywhere; a trailing ``*`` matches the start of a word).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from importlib import resources
+from typing import Any
+
+import ahocorasick
+import attrs
+
+from .._normalize import normalize
+
+__all__ = ["FitTable", "fit_table", "request_text", "split_identifier"]
+
+_JOB = "job"
+_REQUEST = "request"
+_CONCEAL = "conceal"
+_FIRST_UNSPACED = "\u2e80"
+#: Classes only used to derive others (a credential naming a provider).
+CREDENTIAL = "credential"
+LLM_KEY = "llm_key"
+PROVIDER_CREDENTIAL = "provider_credential"
+#: A fit that holds for any job that is recognised and not narrow.
+BROAD = "broad"
+
+
+@attrs.frozen
+class RequestClass:
+    """One kind of request: how to name it, which jobs it fits."""
+
+    label: str
+    fits: frozenset[str]
+    secret: bool
+
+
+@attrs.frozen
+class FitTable:
+    """The compiled vocabulary of every language and the fit table."""
+
+    automaton: Any
+    narrow: frozenset[str]
+    requests: Mapping[str, RequestClass]
+    llm_providers: frozenset[str]
+    #: Services whose credential a parameter may name (normalized words).
+    providers: frozenset[str]
+    #: (lower-case prefix, request class, provider) for value shapes.
+    shapes: tuple[tuple[str, str, str], ...]
+    languages: tuple[str, ...]
+
+    def jobs(self, text: str) -> frozenset[str]:
+        """The job domains ``text`` (normalized, see ``request_text``) names."""
+        return frozenset(name for kind, name in _hits(self.automaton, text) if kind == _JOB)
+
+    def asked(self, text: str) -> frozenset[str]:
+        """The request classes ``text`` (normalized) names."""
+        return frozenset(name for kind, name in _hits(self.automaton, text) if kind == _REQUEST)
+
+    def conceals(self, text: str) -> bool:
+        """Whether ``text`` (normalized) keeps something from the user
+        ("do not mention this to the user", "sin avisar al usuario")."""
+        return any(kind == _CONCEAL for kind, _ in _hits(self.automaton, text))
+
+    def shape(self, value: str) -> tuple[str, str] | None:
+        """(request class, provider) of a pattern or value that has a secret's shape."""
+        head = _PATTERN_HEAD.sub("", value.strip()).lower().replace("\\-", "-")
+        for prefix, request, provider in self.shapes:
+            if head.startswith(prefix):
+                return request, provider
+        return None
+
+    def fits(self, request: str, job: frozenset[str]) -> bool:
+        fitting = self.requests[request].fits
+        if job & fitting:
+            return True
+        return BROAD in fitting and bool(job) and not job <= self.narrow
+
+
+# A regex pattern's opening anchors and groups: "^(?:sk-" starts with "sk-".
+_PATTERN_HEAD = re.compile(r"^(?:\^|\\A|\(\?:|\(|\[\^?\]?)*")
+
+
+def _files() -> Iterator[tuple[str, Mapping[str, Any]]]:
+    folder = resources.files("mcpscan") / "lexicon" / "capability"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            yield entry.name, json.loads(entry.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def fit_table() -> FitTable:
+    """Every language's job and request phrases, compiled once per process."""
+    entries: dict[str, dict[tuple[str, str], bool]] = {}
+    languages: list[str] = []
+    table: Mapping[str, Any] = {}
+    for name, data in _files():
+        if name == "fit.json":
+            table = data
+            continue
+        languages.append(str(data["language"]))
+        sections = (
+            (_JOB, data["jobs"]),
+            (_REQUEST, data["requests"]),
+            (_CONCEAL, {_CONCEAL: data.get("conceal", ())}),
+        )
+        for kind, section in sections:
+            for label, phrases in section.items():
+                for phrase in phrases:
+                    prefix = phrase.endswith("*")
+                    key = request_text(phrase.rstrip("*")).strip()
+                    if key:
+                        found = entries.setdefault(key, {})
+                        found[(kind, label)] = found.get((kind, label), False) or prefix
+    automaton = ahocorasick.Automaton()
+    for key, labels in entries.items():
+        automaton.add_word(key, (len(key), tuple(sorted(labels.items()))))
+    automaton.make_automaton()
+    return FitTable(
+        automaton=automaton,
+        narrow=frozenset(table["narrow"]),
+        requests={
+            name: RequestClass(
+                label=spec["label"], fits=frozenset(spec["fits"]), secret=bool(spec["secret"])
+            )
+            for name, spec in table["requests"].items()
+        },
+        llm_providers=frozenset(table["llm_providers"]),
+        providers=frozenset(request_text(p).strip() for p in table["providers"]),
+        shapes=tuple((s["prefix"].lower(), s["class"], s["provider"]) for s in table["shapes"]),
+        languages=tuple(languages),
+    )
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() and char < _FIRST_UNSPACED
+
+
+def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
+    if not text:
+        return
+    for last, (length, labels) in automaton.iter(text):
+        start, end = last - length + 1, last + 1
+        if _is_word_char(text[start]) and start > 0 and _is_word_char(text[start - 1]):
+            continue
+        whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
+        for (kind, label), prefix in labels:
+            if whole or prefix:
+                yield kind, label
+
+
+# Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"
+# read as words ("id rsa", "ssh", "api key"); code quotes and double quotes
+# too ("output of `env`").
+_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=\w)-(?=\w)")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_MAX_TEXT = 4000
+
+
+def split_identifier(name: str) -> str:
+    """``openaiApiKey`` -> ``openai Api Key``; ``read_the_file_at_~/.ssh`` -> words."""
+    return _SEPARATORS.sub(" ", _CAMEL.sub(" ", name)).strip()
+
+
+def request_text(*parts: str) -> str:
+    """``parts`` as one normalized, space-padded text whose identifiers and
+    paths are split into words, bounded to ``_MAX_TEXT`` characters."""
+    joined = " ".join(_SEPARATORS.sub(" ", p) for p in parts if p)[:_MAX_TEXT]
+    return f" {normalize(joined)} " if joined else ""
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def providers_named(text: str, providers: Iterable[str]) -> tuple[str, ...]:
+    """The providers of ``providers`` whose name is a word of ``text``."""
+    present = words(text)
+    return tuple(p for p in providers if p in present)
