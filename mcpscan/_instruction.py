@@ -256,6 +256,10 @@ def _is_word_char(char: str) -> bool:
     # boundaries: a phrase there matches anywhere. Vowel signs (Devanagari
     # "े") are part of their word, so "भेज" does not match inside "भेजें"
     # at a sign.
+    if char.isascii():
+        # The common case, answered without the Unicode tests below (none of
+        # which can hold for an ASCII character).
+        return char.isalnum()
     if char >= _FIRST_UNSPACED or _UNSPACED.match(char):
         return False
     return char.isalnum() or unicodedata.category(char) in ("Mn", "Mc")
@@ -573,7 +577,7 @@ class Clause:
         return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
 
     def has(self, *cues: str) -> bool:
-        return any(cue in self.cues for cue in cues)
+        return not self.cues.isdisjoint(cues)
 
     def scoped(self, *scopes: str) -> tuple[str, ...]:
         return tuple(name for name, scope in self.names if scope in scopes)
@@ -723,10 +727,27 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
         if known is None:
             clause = seen[key] = _clause(raw, start, end, scope, previous)
         else:
-            clause = attrs.evolve(known, start=start, end=end)
+            clause = _moved(known, start, end)
         clauses.append(clause)
         previous = clause.cues
     return tuple(clauses)
+
+
+def _moved(clause: Clause, start: int, end: int) -> Clause:
+    """``clause`` at another raw span: ``attrs.evolve(clause, start=, end=)``
+    without its per-call introspection of the fields (a padded megabyte
+    repeats some ten thousand clauses)."""
+    moved = _CLAUSE_NEW(Clause)
+    for name in _CLAUSE_FIELDS:
+        _SET(moved, name, getattr(clause, name))
+    _SET(moved, "start", start)
+    _SET(moved, "end", end)
+    return moved
+
+
+_CLAUSE_FIELDS = tuple(field.name for field in attrs.fields(Clause))
+_CLAUSE_NEW = object.__new__
+_SET = object.__setattr__
 
 
 # Names and addresses in normalized text: their words are the name's, not
