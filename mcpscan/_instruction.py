@@ -716,32 +716,35 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 
     A clause repeated word for word (padding, a list of identical items) is
     analysed once and its record reused at each place, so repeated content
-    costs a dictionary lookup rather than a second analysis.
+    costs a dictionary lookup rather than a second analysis. The record
+    depends on the clause's words alone, except for its span and the cues
+    of the clause before it, which are set at each place.
     """
     clauses: list[Clause] = []
     previous: frozenset[str] = frozenset()
-    seen: dict[tuple[str, frozenset[str]], Clause] = {}
+    seen: dict[str, Clause] = {}
     for start, end in split_clauses(raw):
-        key = (raw[start:end], previous)
-        known = seen.get(key)
+        piece = raw[start:end]
+        known = seen.get(piece)
         if known is None:
-            clause = seen[key] = _clause(raw, start, end, scope, previous)
+            clause = seen[piece] = _clause(raw, start, end, scope, previous)
         else:
-            clause = _moved(known, start, end)
+            clause = _moved(known, start, end, previous)
         clauses.append(clause)
         previous = clause.cues
     return tuple(clauses)
 
 
-def _moved(clause: Clause, start: int, end: int) -> Clause:
-    """``clause`` at another raw span: ``attrs.evolve(clause, start=, end=)``
-    without its per-call introspection of the fields (a padded megabyte
-    repeats some ten thousand clauses)."""
+def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Clause:
+    """``clause`` at another raw span after other cues: ``attrs.evolve(clause,
+    start=, end=, previous_cues=)`` without its per-call introspection of the
+    fields (a megabyte of real text repeats some ten thousand clauses)."""
     moved = _CLAUSE_NEW(Clause)
     for name in _CLAUSE_FIELDS:
         _SET(moved, name, getattr(clause, name))
     _SET(moved, "start", start)
     _SET(moved, "end", end)
+    _SET(moved, "previous_cues", previous)
     return moved
 
 
