@@ -170,43 +170,47 @@ class SpannedText(Protocol):
     def secret_spans(self) -> Sequence[tuple[int, int, str]]: ...
 
 
+def _known_pieces(texts: Sequence[str | SpannedText]) -> frozenset[str]:
+    """Every piece of every secret in ``texts`` (see ``SecretGuard``)."""
+    pieces: set[str] = set()
+    for item in texts:
+        spans: Sequence[tuple[int, int, str]]
+        if isinstance(item, str):
+            text, spans = item, _secrets.find_secret_spans(item)
+        else:
+            text, spans = item.raw, item.secret_spans()
+        for start, end, _kind in spans:
+            pieces |= _pieces(text[start:end])
+    return frozenset(pieces)
+
+
 class SecretGuard:
     """Masks, in any output text, every piece of a secret found in the input.
 
     ``texts`` are the input's strings (every walked string and object key),
     each a ``str`` or a walked string that knows its own secrets (its
     ``raw`` text and ``secret_spans()``, found once per scan and shared with
-    the quotes cut from it). They are searched only when the first output text is
-    guarded: a tool without findings costs nothing. A piece is eight
-    characters of a secret compared case-insensitively, so a lower-cased,
-    stemmed or truncated quote of a key is caught as surely as the key.
-    Legitimate text is touched only where it repeats eight characters of a
-    secret of the same input.
+    the quotes cut from it). They are all read here, when the guard is
+    built, before any check runs: what the guard masks then depends on the
+    input alone, never on which check quoted something first or on which
+    thread. (It once read them lazily, on the first text it masked, from a
+    one-shot iterator: a check abandoned at its time limit could start that
+    reading on its own thread, and the report built meanwhile saw only the
+    rest of the input, so a secret in an argument key went out.) A piece is
+    eight characters of a secret compared case-insensitively, so a
+    lower-cased, stemmed or truncated quote of a key is caught as surely as
+    the key. Legitimate text is touched only where it repeats eight
+    characters of a secret of the same input.
     """
 
-    __slots__ = ("_pieces", "_texts")
+    __slots__ = ("_pieces",)
 
     def __init__(self, texts: Iterable[str | SpannedText]) -> None:
-        self._texts = texts
-        self._pieces: frozenset[str] | None = None
-
-    def _known(self) -> frozenset[str]:
-        if self._pieces is None:
-            pieces: set[str] = set()
-            for item in self._texts:
-                spans: Sequence[tuple[int, int, str]]
-                if isinstance(item, str):
-                    text, spans = item, _secrets.find_secret_spans(item)
-                else:
-                    text, spans = item.raw, item.secret_spans()
-                for start, end, _kind in spans:
-                    pieces |= _pieces(text[start:end])
-            self._pieces = frozenset(pieces)
-        return self._pieces
+        self._pieces = _known_pieces(tuple(texts))
 
     def mask(self, text: str) -> str:
         """``text`` with every run that repeats a known secret's piece masked."""
-        known = self._known()
+        known = self._pieces
         if not known or len(text) < LEAK_WINDOW:
             return text
         lowered = text.lower()

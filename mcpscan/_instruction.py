@@ -256,6 +256,10 @@ def _is_word_char(char: str) -> bool:
     # boundaries: a phrase there matches anywhere. Vowel signs (Devanagari
     # "े") are part of their word, so "भेज" does not match inside "भेजें"
     # at a sign.
+    if char.isascii():
+        # The common case, answered without the Unicode tests below (none of
+        # which can hold for an ASCII character).
+        return char.isalnum()
     if char >= _FIRST_UNSPACED or _UNSPACED.match(char):
         return False
     return char.isalnum() or unicodedata.category(char) in ("Mn", "Mc")
@@ -573,7 +577,7 @@ class Clause:
         return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
 
     def has(self, *cues: str) -> bool:
-        return any(cue in self.cues for cue in cues)
+        return not self.cues.isdisjoint(cues)
 
     def scoped(self, *scopes: str) -> tuple[str, ...]:
         return tuple(name for name, scope in self.names if scope in scopes)
@@ -712,21 +716,41 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 
     A clause repeated word for word (padding, a list of identical items) is
     analysed once and its record reused at each place, so repeated content
-    costs a dictionary lookup rather than a second analysis.
+    costs a dictionary lookup rather than a second analysis. The record
+    depends on the clause's words alone, except for its span and the cues
+    of the clause before it, which are set at each place.
     """
     clauses: list[Clause] = []
     previous: frozenset[str] = frozenset()
-    seen: dict[tuple[str, frozenset[str]], Clause] = {}
+    seen: dict[str, Clause] = {}
     for start, end in split_clauses(raw):
-        key = (raw[start:end], previous)
-        known = seen.get(key)
+        piece = raw[start:end]
+        known = seen.get(piece)
         if known is None:
-            clause = seen[key] = _clause(raw, start, end, scope, previous)
+            clause = seen[piece] = _clause(raw, start, end, scope, previous)
         else:
-            clause = attrs.evolve(known, start=start, end=end)
+            clause = _moved(known, start, end, previous)
         clauses.append(clause)
         previous = clause.cues
     return tuple(clauses)
+
+
+def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Clause:
+    """``clause`` at another raw span after other cues: ``attrs.evolve(clause,
+    start=, end=, previous_cues=)`` without its per-call introspection of the
+    fields (a megabyte of real text repeats some ten thousand clauses)."""
+    moved = _CLAUSE_NEW(Clause)
+    for name in _CLAUSE_FIELDS:
+        _SET(moved, name, getattr(clause, name))
+    _SET(moved, "start", start)
+    _SET(moved, "end", end)
+    _SET(moved, "previous_cues", previous)
+    return moved
+
+
+_CLAUSE_FIELDS = tuple(field.name for field in attrs.fields(Clause))
+_CLAUSE_NEW = object.__new__
+_SET = object.__setattr__
 
 
 # Names and addresses in normalized text: their words are the name's, not

@@ -74,16 +74,19 @@ def _fold_map() -> Mapping[str, str]:
 # Typographic apostrophes become "'"; the backtick is left alone, since
 # code spans (`like this`) tell wording checks that a phrase is quoted.
 _APOSTROPHES = regex.compile(r"[\u2018\u2019\u02bc\u02bb\u00b4\u2032]")
+# Each with a literal every match contains: a text without it is left as
+# it is without running the pattern (most text has an apostrophe somewhere,
+# few of the nine contractions).
 _CONTRACTIONS = (
-    (regex.compile(r"\bwon't\b"), "will not"),
-    (regex.compile(r"\bcan't\b"), "cannot"),
-    (regex.compile(r"\bshan't\b"), "shall not"),
-    (regex.compile(r"\b(\w+)n't\b"), r"\1 not"),
-    (regex.compile(r"\bi'm\b"), "i am"),
-    (regex.compile(r"\b(\w+)'re\b"), r"\1 are"),
-    (regex.compile(r"\b(\w+)'ll\b"), r"\1 will"),
-    (regex.compile(r"\b(\w+)'ve\b"), r"\1 have"),
-    (regex.compile(r"\b(\w+)'d\b"), r"\1 would"),
+    ("won't", regex.compile(r"\bwon't\b"), "will not"),
+    ("can't", regex.compile(r"\bcan't\b"), "cannot"),
+    ("shan't", regex.compile(r"\bshan't\b"), "shall not"),
+    ("n't", regex.compile(r"\b(\w+)n't\b"), r"\1 not"),
+    ("i'm", regex.compile(r"\bi'm\b"), "i am"),
+    ("'re", regex.compile(r"\b(\w+)'re\b"), r"\1 are"),
+    ("'ll", regex.compile(r"\b(\w+)'ll\b"), r"\1 will"),
+    ("'ve", regex.compile(r"\b(\w+)'ve\b"), r"\1 have"),
+    ("'d", regex.compile(r"\b(\w+)'d\b"), r"\1 would"),
 )
 _WORD = regex.compile(r"\w+")
 _NON_ASCII_WORD = regex.compile(r"\w*[^\x00-\x7f]\w*")
@@ -183,8 +186,9 @@ def _stem_words(text: str) -> str:
 def _expand_contractions(text: str) -> str:
     if "'" not in text:
         return text
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
+    for literal, pattern, replacement in _CONTRACTIONS:
+        if literal in text:
+            text = pattern.sub(replacement, text)
     return text
 
 

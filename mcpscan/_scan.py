@@ -160,7 +160,10 @@ def _safe_cap(entry: CappedEntry, guard: SecretGuard) -> CappedEntry:
 
 
 def view_guard(view: ToolView) -> SecretGuard:
-    """The guard that keeps the secrets of ``view``'s input out of output."""
+    """The guard that keeps the secrets of ``view``'s input out of output.
+
+    Built before any check runs, from the walked input alone (every string,
+    every object key, argument keys included): see ``SecretGuard``."""
     # A value under a credential key ("password" of a default connection
     # object) is a secret only with its key: the guard reads it as written
     # after a credential word, as the embedded-secret check judges it.
@@ -270,6 +273,22 @@ class _Job:
         self.started = time.monotonic()
         self.abandoned = False
         self.done = threading.Event()
+        # Hands outcomes from the worker to the caller: once the caller has
+        # abandoned the job, nothing the worker finishes later is kept.
+        self._lock = threading.Lock()
+
+    def _deliver(self, outcome: _Outcome) -> bool:
+        """Keep ``outcome`` unless the job was abandoned; False when it was."""
+        with self._lock:
+            if not self.abandoned:
+                self.outcomes.append(outcome)
+            return not self.abandoned
+
+    def abandon(self) -> list[_Outcome]:
+        """Stop taking outcomes: the ones delivered so far, and no others, count."""
+        with self._lock:
+            self.abandoned = True
+            return list(self.outcomes)
 
     def run(self) -> None:
         try:
@@ -280,8 +299,8 @@ class _Job:
                 outcome = _collect(
                     loaded, self.tool, self.base.for_check(loaded.id), self.strict, self.guard
                 )
-                if not self.abandoned:
-                    self.outcomes.append(outcome)
+                if not self._deliver(outcome):
+                    return
         except BaseException as error:  # strict mode: the caller re-raises it
             self.error = error
         finally:
@@ -397,9 +416,11 @@ def _run_on_workers(
             outcomes.extend(job.outcomes)
             continue
         # The worker is stuck in one check: it may never return, so it is
-        # left behind (a daemon thread) and starts nothing more.
-        job.abandoned = True
-        finished = list(job.outcomes)
+        # left behind (a daemon thread) and starts nothing more; what it
+        # yields from now on is dropped (its signals were guarded with the
+        # input's secrets, learned before any check ran, but a check the
+        # report says timed out must not have findings in it).
+        finished = job.abandon()
         stuck = job.checks[len(finished)]
         if strict:
             raise TimeoutError(
