@@ -617,8 +617,8 @@ class ShadowingCheck:
         yield from self._confusable(tool, context, index, forms)
         # A pair both rules see is reported once: by the look-alike rule when
         # it is HARD, else by the typosquat rule (its wording is the sharper).
-        typos = _typos(tool, index, forms)
         lookalikes = _lookalikes(tool, context, index, forms)
+        typos = _restyled_services(tool, forms, lookalikes, _typos(tool, index, forms))
         hard = {name for name, found in lookalikes.items() if found.hard}
         shown = {n: found for n, found in lookalikes.items() if found.hard or n not in typos}
         yield from self._lookalike(tool, context, index, shown)
@@ -1202,6 +1202,32 @@ def _typos(tool: Tool, index: ShadowIndex, forms: NameForms) -> dict[str, float]
             if confidence is not None:
                 confidence_of[name] = confidence
     return confidence_of
+
+
+#: Content words a description needs to say which job its tool does.
+_MIN_JOB_WORDS = 3
+
+
+def _restyled_services(
+    tool: Tool, forms: NameForms, lookalikes: Mapping[str, _Lookalike], typos: dict[str, float]
+) -> dict[str, float]:
+    """Typosquat confidences, with a name that only changes case or separators
+    of another service's tool that does another job kept below review.
+
+    ``getUser`` (Hacker News: "Get a user's profile and karma") beside
+    ``get_user`` (Okta: "Get a user of the Okta organisation"): two services
+    naming their own tools in their own style, as the look-alike rule
+    already judges them. A re-cased copy with the same job, or one whose
+    description says nothing of its job ("Does its job."), stays reported.
+    """
+    if len(content_words(tool.description or "")) < _MIN_JOB_WORDS:
+        return typos
+    return {
+        name: MENTION_CONFIDENCE
+        if name in lookalikes and not lookalikes[name].same_job and loose_key(name) == forms.loose
+        else confidence
+        for name, confidence in typos.items()
+    }
 
 
 # ---------------------------------------------------------------------------

@@ -311,3 +311,32 @@ def test_a_name_shared_by_many_servers_gives_one_soft_signal() -> None:
     ]
     assert len(found) == 1
     assert "and 3 more look-alike name(s)" in found[0].evidence
+
+
+# -- another service's naming style ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        (
+            tool("getUser", "Get a Hacker News user's profile, karma and about text."),
+            tool("get_user", "Get a user of the Okta organisation by id or login."),
+        ),
+        (
+            tool("get-logs", "Read the logs of a Docker container by its name."),
+            tool("get_logs", "Fetch the Kubernetes pod logs of one namespace."),
+        ),
+    ],
+)
+def test_another_services_naming_style_with_its_own_job_stays_below_review(
+    mine: dict[str, Any], theirs: dict[str, Any]
+) -> None:
+    report = scan(mine, servers={"other": [theirs]})
+    assert report.verdict is Verdict.PASS
+    assert tiers(report) == {"shadowing.typosquat": Tier.SOFT}
+
+
+@pytest.mark.parametrize("description", [JOB, "Does its job."])
+def test_a_restyled_copy_with_the_same_job_or_no_job_is_still_raised(description: str) -> None:
+    assert scan(tool("createIssue", description)).verdict is not Verdict.PASS
