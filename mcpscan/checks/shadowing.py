@@ -143,7 +143,23 @@ _INVOKE_BEFORE = regex.compile(
     r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
 )
 _INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
-_SENTENCE_END = regex.compile(r"[.!?;\n\u3002\uff01\uff1f]")
+# A full stop ends a sentence only before a space or the end: the dot of a
+# qualified name ("instead of github.create_issue") or a file name is inside it.
+_SENTENCE_END = regex.compile(r"[!?;\n\u3002\uff01\uff1f]|\.(?=\s|$)")
+# Comparisons that are replace claims only when the other tool is what is
+# compared: "call this instead of github.create_issue", "rather than the
+# create_issue tool"; "Unlike puppeteer_screenshot, this returns text rather
+# than an image" compares outputs and claims nothing.
+_COMPARATIVE_CUE = regex.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b")
+#: How far after a comparison the compared tool's name may start ("instead of using the").
+_COMPARATIVE_REACH = 24
+# Conjunctions that steer only as "when you call X", "before calling X",
+# "after X returns": followed by the agent, a gerund or the name itself.
+# "Works with github's create_issue when repositories are mirrored" does not.
+_CONJUNCTIONS = frozenset({"when", "before", "after"})
+_CONJUNCTION_STEERS = regex.compile(
+    r"\b(?:when|before|after)\s+(?:you\b|the\s+(?:agent|model|assistant)\b|\w+ing\b)"
+)
 #: How far either side of a name its sentence is looked for.
 _SENTENCE_WINDOW = 160
 #: Words that may come before an opening imperative ("Then post with ...").
@@ -1143,9 +1159,9 @@ def _steers(located: LocatedString, mention: _Mention) -> bool:
     "compatible with create_issue" only name the tool, and stay SOFT.
     """
     sentence, offset = _sentence_of(mention)
-    if _REPLACE_CUES.search(sentence) or _ROUTED_HERE.search(sentence, offset):
+    if _claims_to_replace(sentence, offset) or _ROUTED_HERE.search(sentence, offset):
         return True
-    if not INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(sentence)):
+    if _instructs(sentence, offset):
         return True
     # The clause holding the name opens with an imperative: "Then post with
     # X", "For each job, pass its output to X". A clause that describes
@@ -1162,10 +1178,33 @@ def _steers(located: LocatedString, mention: _Mention) -> bool:
     return not located.raw.isascii() and bool(_REPLACE_CUES.search(located.raw.casefold()))
 
 
+def _claims_to_replace(sentence: str, offset: int) -> bool:
+    """A replace cue in the sentence; a comparison only when it compares the name."""
+    for cue in _REPLACE_CUES.finditer(sentence):
+        compared = _COMPARATIVE_CUE.match(sentence, cue.start())
+        if compared is None or 0 <= offset - compared.end() <= _COMPARATIVE_REACH:
+            return True
+    return False
+
+
+def _instructs(sentence: str, offset: int) -> bool:
+    """An instruction word in the sentence ("always", "when you call", "use")."""
+    words = set(_SEPARATORS.split(sentence))
+    if not INSTRUCTION_WORDS.isdisjoint(words - _CONJUNCTIONS):
+        return True
+    # "when create_issue fails": the conjunction right before the name.
+    before = sentence[max(0, offset - _INVOKE_WINDOW) : offset].split()
+    return bool(_CONJUNCTION_STEERS.search(sentence)) or (
+        bool(before) and before[-1] in _CONJUNCTIONS
+    )
+
+
 def _sentence_of(mention: _Mention) -> tuple[str, int]:
     """The sentence holding the name (bounded), and the name's offset in it."""
     before, after = mention.around(_SENTENCE_WINDOW)
-    starts = [found.end() for found in _SENTENCE_END.finditer(before)]
+    # Searched up to the name's first character: a dot right before the name
+    # ("github.create_issue") is followed by it, not by the end of a slice.
+    starts = [found.end() for found in _SENTENCE_END.finditer(before + mention.text[mention.start])]
     head = before[starts[-1] :] if starts else before
     tail = _SENTENCE_END.split(after, maxsplit=1)[0]
     stripped = head.lstrip()
