@@ -32,6 +32,8 @@ __all__ = [
     "content_words",
     "disguise",
     "family_words",
+    "instance_numbering",
+    "is_numbered",
     "number_family",
     "same_job",
     "same_text",
@@ -122,6 +124,24 @@ def number_family(mine: str, other: str) -> bool:
     return "".join(_split(mine)) != "".join(_split(other)) and not adds_version(mine, other)
 
 
+def is_numbered(name: str) -> bool:
+    """Does the name carry a number or version word (``lookup_7``, ``query_v2``)?"""
+    return any(_VERSION.fullmatch(word) for word in _split(name))
+
+
+def instance_numbering(mine: str, other: str) -> bool:
+    """Are two names instances numbered from one template (``lookup_0`` /
+    ``lookup_239``, ``sensor_1`` / ``sensor_12``, ``get_v1_report`` /
+    ``get_v2_report``)?
+
+    A number on both sides is how a registry numbers copies of one tool,
+    not an impersonation: neither claims to be the other's newer edition.
+    A number added to a plain name (``query_v2`` beside ``query``) is no
+    instance numbering: it claims to supersede the plain name.
+    """
+    return is_numbered(mine) and is_numbered(other) and family_words(mine) == family_words(other)
+
+
 def adds_version(mine: str, other: str) -> bool:
     """``mine`` carries a version marker and ``other`` none (``query_v2``/``query``).
 
@@ -129,10 +149,7 @@ def adds_version(mine: str, other: str) -> bool:
     a version added to a plain name claims to be its newer edition.
     """
 
-    def versioned(name: str) -> bool:
-        return any(_VERSION.fullmatch(word) for word in _split(name))
-
-    return versioned(mine) and not versioned(other)
+    return is_numbered(mine) and not is_numbered(other)
 
 
 def disguise(mine: str, other: str) -> str:

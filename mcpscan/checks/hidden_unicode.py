@@ -79,9 +79,12 @@ _BIDI_EMBEDDING_OR_ISOLATE = regex.compile(r"[\u202a-\u202e\u2066-\u2069]")
 _TAG = regex.compile(r"[\U000e0000-\U000e007f]")
 _VARIATION_SELECTOR = regex.compile(r"\p{Variation_Selector}")
 _PRIVATE_USE = regex.compile(r"\p{Co}")
-_SUPPLEMENTARY_PRIVATE_USE = regex.compile(r"[\U000f0000-\U0010ffff]")
-_BMP_PRIVATE_USE_RUN = regex.compile(r"[\ue000-\uf8ff]+")
-#: Shortest run of BMP private-use characters that is a payload, not icons.
+# Where icon fonts put their glyphs: the BMP private-use area (Font Awesome,
+# Nerd Fonts, the Apple logo) and the Material Design block Nerd Fonts 3
+# moved to plane 15 (U+F0001-F1AF0, ``nf-md-*``: "\U000f024b Folder").
+_ICON_PRIVATE_USE = regex.compile(r"[\ue000-\uf8ff\U000f0001-\U000f1af0]")
+_ICON_PRIVATE_USE_RUN = regex.compile(r"[\ue000-\uf8ff\U000f0001-\U000f1af0]+")
+#: Shortest run of icon-area private-use characters that is a payload, not icons.
 _PRIVATE_USE_RUN = 3
 #: More BMP private-use characters than this in one string are a message,
 #: not icons (a toolbar legend has a handful).
@@ -806,8 +809,9 @@ def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_H
     scattered BMP private-use characters are what icon fonts (Nerd Fonts,
     Font Awesome, the Apple logo) put in text: one glyph stands for one
     icon beside a word, and carries no message (soft, below review).
-    Supplementary private-use characters (planes 15 and 16) have no such
-    use and no font shows them; a run of three or more BMP ones spells
+    Nerd Fonts 3 put its Material Design icons in plane 15
+    (U+F0001-F1AF0): those are judged the same way. The rest of planes 15
+    and 16 has no such use and no font shows it; a run of three or more spells
     shifted text; one inside a word ("ig\ue000nore") splits a keyword, as
     no icon does; and many of them in one string, one per gap, carry a
     message a character at a time: all of these are hard.
@@ -816,7 +820,7 @@ def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_H
     kept: list[_Hit] = []
     scattered = sum(1 for h in hits if h.group == PRIVATE_USE) > _MAX_ICONS
     for hit in hits:
-        if hit.group != PRIVATE_USE or _SUPPLEMENTARY_PRIVATE_USE.match(hit.char):
+        if hit.group != PRIVATE_USE or not _ICON_PRIVATE_USE.match(hit.char):
             kept.append(hit)
             continue
         payload = (
@@ -827,9 +831,9 @@ def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_H
 
 
 def _in_private_use_run(text: str, index: int) -> bool:
-    """True when ``index`` is inside three BMP private-use characters in a row."""
+    """True when ``index`` is inside three icon-area private-use characters in a row."""
     for start in range(index - _PRIVATE_USE_RUN + 1, index + 1):
-        if start >= 0 and _BMP_PRIVATE_USE_RUN.fullmatch(text, start, start + _PRIVATE_USE_RUN):
+        if start >= 0 and _ICON_PRIVATE_USE_RUN.fullmatch(text, start, start + _PRIVATE_USE_RUN):
             return True
     return False
 

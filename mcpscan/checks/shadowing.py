@@ -60,6 +60,8 @@ from ._lookalike import (
     canonical_words,
     content_words,
     disguise,
+    family_words,
+    is_numbered,
     number_family,
     same_job,
     same_text,
@@ -76,6 +78,8 @@ from ._tool_words import (
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
 
 _K = TypeVar("_K")
+#: A name's family: its words up to number and version, and whether it is numbered.
+_Family = tuple[tuple[str, ...], bool]
 
 CHECK_ID = "shadowing"
 INDEX_KEY = "shadowing.v1"
@@ -139,7 +143,23 @@ _INVOKE_BEFORE = regex.compile(
     r"execute|executing|trigger|triggering|via|instead\s+of)\s+(?:the\s+)?[`'\"]?)$"
 )
 _INVOKE_AFTER = regex.compile(r"^[`'\"]?(?:\s*\(|\s+(?:tool|function|command)\b)")
-_SENTENCE_END = regex.compile(r"[.!?;\n\u3002\uff01\uff1f]")
+# A full stop ends a sentence only before a space or the end: the dot of a
+# qualified name ("instead of github.create_issue") or a file name is inside it.
+_SENTENCE_END = regex.compile(r"[!?;\n\u3002\uff01\uff1f]|\.(?=\s|$)")
+# Comparisons that are replace claims only when the other tool is what is
+# compared: "call this instead of github.create_issue", "rather than the
+# create_issue tool"; "Unlike puppeteer_screenshot, this returns text rather
+# than an image" compares outputs and claims nothing.
+_COMPARATIVE_CUE = regex.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b")
+#: How far after a comparison the compared tool's name may start ("instead of using the").
+_COMPARATIVE_REACH = 24
+# Conjunctions that steer only as "when you call X", "before calling X",
+# "after X returns": followed by the agent, a gerund or the name itself.
+# "Works with github's create_issue when repositories are mirrored" does not.
+_CONJUNCTIONS = frozenset({"when", "before", "after"})
+_CONJUNCTION_STEERS = regex.compile(
+    r"\b(?:when|before|after)\s+(?:you\b|the\s+(?:agent|model|assistant)\b|\w+ing\b)"
+)
 #: How far either side of a name its sentence is looked for.
 _SENTENCE_WINDOW = 160
 #: Words that may come before an opening imperative ("Then post with ...").
@@ -281,8 +301,12 @@ class ShadowIndex:
     ``vocabulary``: common tool-name words, words of the snapshot's prose,
     and name parts two servers use; ``servers_by_length``: loose server ids
     bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
-    distinct names; ``servers_by_words``: a server id's name words -> the
-    servers with those words (``jira`` -> ``jira``, ``jira-mcp``).
+    name family (``_family_of``) -> distinct names, so the numbered
+    instances of one template (``lookup_0`` ... ``lookup_239``) are skipped
+    as one group, never compared pairwise; ``servers_by_canonical``:
+    canonical key -> the servers exposing a name with it;
+    ``servers_by_words``: a server id's name words -> the servers with
+    those words (``jira`` -> ``jira``, ``jira-mcp``).
     ``_server_memo`` caches the look-alike servers of a server id (a pure
     function of the snapshot, filled on first use).
     """
@@ -296,7 +320,8 @@ class ShadowIndex:
     automaton: Any
     vocabulary: frozenset[str]
     servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
-    by_canonical: Mapping[tuple[str, ...], tuple[str, ...]]
+    by_canonical: Mapping[tuple[str, ...], Mapping[_Family, tuple[str, ...]]]
+    servers_by_canonical: Mapping[tuple[str, ...], frozenset[str]]
     servers_by_words: Mapping[tuple[str, ...], tuple[str, ...]]
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
@@ -377,13 +402,47 @@ def build_index(snapshot: Snapshot) -> ShadowIndex:
         automaton=_name_automaton(by_skeleton, forms),
         vocabulary=_vocabulary(snapshot, forms),
         servers_by_length=_servers_by_length(snapshot.servers),
-        by_canonical=_group(
-            (canonical_key(canonical_words(name)), name) for name in snapshot.by_name
-        ),
+        by_canonical=_canonical_table(snapshot.by_name),
+        servers_by_canonical=_canonical_servers(servers_of),
         servers_by_words=_group(
             (server_words(server), server) for server in snapshot.servers if server_words(server)
         ),
     )
+
+
+def _family_of(name: str) -> _Family:
+    return family_words(name), is_numbered(name)
+
+
+def _canonical_table(
+    names: Iterable[str],
+) -> dict[tuple[str, ...], dict[_Family, tuple[str, ...]]]:
+    table: dict[tuple[str, ...], dict[_Family, list[str]]] = {}
+    for name in names:
+        families = table.setdefault(canonical_key(canonical_words(name)), {})
+        families.setdefault(_family_of(name), []).append(name)
+    return {
+        key: {family: tuple(group) for family, group in families.items()}
+        for key, families in table.items()
+    }
+
+
+def _canonical_servers(
+    servers_of: Mapping[str, tuple[str, ...]],
+) -> dict[tuple[str, ...], frozenset[str]]:
+    table: dict[tuple[str, ...], set[str]] = {}
+    for name, servers in servers_of.items():
+        table.setdefault(canonical_key(canonical_words(name)), set()).update(servers)
+    return {key: frozenset(servers) for key, servers in table.items()}
+
+
+def _canonical_names(
+    index: ShadowIndex, key: tuple[str, ...], skip: _Family | None = None
+) -> Iterator[str]:
+    """Names with canonical key ``key``, without the family ``skip``."""
+    for family, names in index.by_canonical.get(key, {}).items():
+        if family != skip:
+            yield from names
 
 
 def _near_table(keys: Iterable[str]) -> dict[str, list[str]]:
@@ -574,8 +633,8 @@ class ShadowingCheck:
         yield from self._confusable(tool, context, index, forms)
         # A pair both rules see is reported once: by the look-alike rule when
         # it is HARD, else by the typosquat rule (its wording is the sharper).
-        typos = _typos(tool, index, forms)
         lookalikes = _lookalikes(tool, context, index, forms)
+        typos = _restyled_services(tool, forms, lookalikes, _typos(tool, index, forms))
         hard = {name for name, found in lookalikes.items() if found.hard}
         shown = {n: found for n, found in lookalikes.items() if found.hard or n not in typos}
         yield from self._lookalike(tool, context, index, shown)
@@ -731,11 +790,13 @@ class ShadowingCheck:
         # is meant to receive the victim's calls); SOFT when only the names
         # are close (search_docs vs search_logs never get here: their
         # canonical words differ).
+        named: list[tuple[str, Signal]] = []
+
         def finding(name: str, servers: Sequence[str]) -> Signal:
             found = lookalikes[name]
             hard = found.hard
             job = "and does the same job as" if found.same_job else "but not the job of"
-            return self._signal(
+            signal = self._signal(
                 "lookalike_name",
                 Tier.HARD if hard else Tier.SOFT,
                 found.confidence,
@@ -743,8 +804,10 @@ class ShadowingCheck:
                 f"{name!r} of server {_servers_text(servers)}",
                 "name",
             )
+            named.append((name, signal))
+            return signal
 
-        yield from self._name_findings(
+        findings = self._name_findings(
             context,
             tool,
             index,
@@ -753,6 +816,9 @@ class ShadowingCheck:
             what="look-alike name",
             servers_for=lambda name: lookalikes[name].servers,
         )
+        # The acknowledged and shadowed summaries pass as they are.
+        yield from [signal for signal in findings if signal.rule_id != "shadowing.lookalike_name"]
+        yield from _closest_lookalike(named)
 
     def _typosquat(
         self,
@@ -1093,9 +1159,9 @@ def _steers(located: LocatedString, mention: _Mention) -> bool:
     "compatible with create_issue" only name the tool, and stay SOFT.
     """
     sentence, offset = _sentence_of(mention)
-    if _REPLACE_CUES.search(sentence) or _ROUTED_HERE.search(sentence, offset):
+    if _claims_to_replace(sentence, offset) or _ROUTED_HERE.search(sentence, offset):
         return True
-    if not INSTRUCTION_WORDS.isdisjoint(_SEPARATORS.split(sentence)):
+    if _instructs(sentence, offset):
         return True
     # The clause holding the name opens with an imperative: "Then post with
     # X", "For each job, pass its output to X". A clause that describes
@@ -1112,10 +1178,33 @@ def _steers(located: LocatedString, mention: _Mention) -> bool:
     return not located.raw.isascii() and bool(_REPLACE_CUES.search(located.raw.casefold()))
 
 
+def _claims_to_replace(sentence: str, offset: int) -> bool:
+    """A replace cue in the sentence; a comparison only when it compares the name."""
+    for cue in _REPLACE_CUES.finditer(sentence):
+        compared = _COMPARATIVE_CUE.match(sentence, cue.start())
+        if compared is None or 0 <= offset - compared.end() <= _COMPARATIVE_REACH:
+            return True
+    return False
+
+
+def _instructs(sentence: str, offset: int) -> bool:
+    """An instruction word in the sentence ("always", "when you call", "use")."""
+    words = set(_SEPARATORS.split(sentence))
+    if not INSTRUCTION_WORDS.isdisjoint(words - _CONJUNCTIONS):
+        return True
+    # "when create_issue fails": the conjunction right before the name.
+    before = sentence[max(0, offset - _INVOKE_WINDOW) : offset].split()
+    return bool(_CONJUNCTION_STEERS.search(sentence)) or (
+        bool(before) and before[-1] in _CONJUNCTIONS
+    )
+
+
 def _sentence_of(mention: _Mention) -> tuple[str, int]:
     """The sentence holding the name (bounded), and the name's offset in it."""
     before, after = mention.around(_SENTENCE_WINDOW)
-    starts = [found.end() for found in _SENTENCE_END.finditer(before)]
+    # Searched up to the name's first character: a dot right before the name
+    # ("github.create_issue") is followed by it, not by the end of a slice.
+    starts = [found.end() for found in _SENTENCE_END.finditer(before + mention.text[mention.start])]
     head = before[starts[-1] :] if starts else before
     tail = _SENTENCE_END.split(after, maxsplit=1)[0]
     stripped = head.lstrip()
@@ -1154,6 +1243,32 @@ def _typos(tool: Tool, index: ShadowIndex, forms: NameForms) -> dict[str, float]
     return confidence_of
 
 
+#: Content words a description needs to say which job its tool does.
+_MIN_JOB_WORDS = 3
+
+
+def _restyled_services(
+    tool: Tool, forms: NameForms, lookalikes: Mapping[str, _Lookalike], typos: dict[str, float]
+) -> dict[str, float]:
+    """Typosquat confidences, with a name that only changes case or separators
+    of another service's tool that does another job kept below review.
+
+    ``getUser`` (Hacker News: "Get a user's profile and karma") beside
+    ``get_user`` (Okta: "Get a user of the Okta organisation"): two services
+    naming their own tools in their own style, as the look-alike rule
+    already judges them. A re-cased copy with the same job, or one whose
+    description says nothing of its job ("Does its job."), stays reported.
+    """
+    if len(content_words(tool.description or "")) < _MIN_JOB_WORDS:
+        return typos
+    return {
+        name: MENTION_CONFIDENCE
+        if name in lookalikes and not lookalikes[name].same_job and loose_key(name) == forms.loose
+        else confidence
+        for name, confidence in typos.items()
+    }
+
+
 # ---------------------------------------------------------------------------
 # Look-alike names (beyond one edit)
 
@@ -1189,6 +1304,32 @@ class _Lookalike:
         return LOOKALIKE_SOFT_CONFIDENCE if self.how.startswith("adds") else MENTION_CONFIDENCE
 
 
+def _closest_lookalike(named: Sequence[tuple[str, Signal]]) -> Iterator[Signal]:
+    """At most one ``lookalike_name`` signal: the strongest, counting the rest.
+
+    A registry of similarly named tools can give one tool hundreds of
+    look-alikes; one signal per name would bury the finding and give a
+    reviewer O(n) lines per tool. Nothing is lost: the strongest look-alike
+    decides the tier and confidence (as the verdict would), and the
+    evidence counts the others and names the first few.
+    """
+    if not named:
+        return
+    ranked = sorted(
+        named, key=lambda item: (item[1].tier is not Tier.HARD, -item[1].confidence, item[0])
+    )
+    (_closest_name, closest), rest = ranked[0], ranked[1:]
+    if not rest:
+        yield closest
+        return
+    shown = ", ".join(repr(name) for name, _signal in rest[:MAX_SERVERS_SHOWN])
+    more = ", ..." if len(rest) > MAX_SERVERS_SHOWN else ""
+    yield attrs.evolve(
+        closest,
+        evidence=f"{closest.evidence}; and {len(rest)} more look-alike name(s): {shown}{more}",
+    )
+
+
 def _decorations(name: str, words: Sequence[str]) -> int:
     """How many words a name carries beyond its canonical words (affixes, versions)."""
     return len(name_parts(name)) - len(words)
@@ -1203,7 +1344,13 @@ def _lookalike_candidates(
     # "reports-v1" and "reports-v2" are two versions of one service: their
     # tools are that service's versions, not look-alikes of each other.
     own_service = server_words(tool.server) if tool.server else None
-    for name in index.by_canonical.get(canonical_key(words), ()):
+    # Instances numbered from one template on several servers (lookup_0 on
+    # server-0, lookup_239 on server-5) impersonate nothing: the scanned
+    # name's own numbered family is skipped as a whole. A version added to
+    # a plain name (query_v2 beside query) is another family and still seen.
+    family = _family_of(tool.name)
+    skip = family if family[1] else None
+    for name in _canonical_names(index, canonical_key(words), skip):
         servers = {
             server
             for server in index.other_servers(name, tool.server)
@@ -1217,7 +1364,7 @@ def _lookalike_candidates(
                 rest = strip_server_prefix(words, borrowed)
                 if server == tool.server or rest is None:
                     continue
-                for name in index.by_canonical.get(canonical_key(rest), ()):
+                for name in _canonical_names(index, canonical_key(rest)):
                     if server in index.servers_of.get(name, ()):
                         entry = found.setdefault(
                             name, (set(), f"adds the name of server {server!r}")
@@ -1278,13 +1425,8 @@ def _generic_name(index: ShadowIndex, words: Sequence[str], server: str | None) 
     or exposed (in some spelling) by several other servers of the snapshot."""
     if len(words) < 2 or all(word in GENERIC_PARTS for word in words):
         return True
-    servers = {
-        server
-        for name in index.by_canonical.get(canonical_key(words), ())
-        for other in index.servers_of.get(name, ())
-        if other != server
-    }
-    return len(servers) >= _SHARED_BY_SERVERS
+    servers = index.servers_by_canonical.get(canonical_key(words), frozenset())
+    return len(servers - {server}) >= _SHARED_BY_SERVERS
 
 
 # ---------------------------------------------------------------------------

@@ -86,7 +86,7 @@ FIRES = [
     ("stray pop", f"text {PDI} more", "unicode.bidi", "bidi-pop"),
     ("RLM in English", f"List buckets{RLM} visible", "unicode.bidi", "bidi-mark"),
     ("ALM in English", f"price{ALM} 100", "unicode.bidi", "bidi-mark"),
-    ("supplementary private use", "style \U000f0041", "unicode.private_use", "private-use"),
+    ("supplementary private use", "style \U00100041", "unicode.private_use", "private-use"),
     ("run of BMP private use", "status \ue010\ue011\ue012", "unicode.private_use", "private-use"),
     ("ZWJ after an emoji, before a letter", "\U0001f468\u200dx", "unicode.hidden", "zero-width"),
 ]
@@ -288,7 +288,7 @@ def test_two_groups_do_not_escalate() -> None:
 
 def test_groups_are_counted_across_strings() -> None:
     props = {"type": "object", "properties": {"a": {"type": "string", "description": f"x{RLO}y"}}}
-    report = scan(f"a{ZWSP}b", title="t\U000f0001", inputSchema=props)
+    report = scan(f"a{ZWSP}b", title="t\U00100001", inputSchema=props)
     assert all(s.escalate for s in report.signals if s.tier is Tier.HARD)
 
 

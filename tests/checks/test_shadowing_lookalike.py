@@ -240,3 +240,103 @@ def test_a_claim_about_the_own_servers_tool_is_quiet() -> None:
     servers = {**WEB, "newcomer": [tool("search", "Search the catalog.")]}
     spec = tool("find_stuff", "Use this instead of the `search` tool.")
     assert scan(spec, servers=servers).signals == ()
+
+
+# -- instance numbering and the bound on look-alike signals ------------------
+
+
+def _numbered_registry(servers: int = 6, per_server: int = 40) -> dict[str, list[dict[str, Any]]]:
+    return {
+        f"server-{k}": [
+            tool(f"lookup_{i}", f"Looks up record {i} in the catalogue.")
+            for i in range(k * per_server, (k + 1) * per_server)
+        ]
+        for k in range(servers)
+    }
+
+
+def test_instances_numbered_from_one_template_stay_quiet() -> None:
+    # lookup_0 on server-0 and lookup_239 on server-5: a registry numbering
+    # copies of one tool, not an impersonation (was ~212 signals per tool).
+    table = _numbered_registry()
+    spec = table["server-0"].pop(0)
+    assert scan(spec, "server-0", table).signals == ()
+
+
+@pytest.mark.parametrize(
+    ("mine", "other"),
+    [
+        ("sensor_1", "sensor_12"),
+        ("get_v1_report", "get_v2_report"),
+        ("node7_status", "node12_status"),
+    ],
+)
+def test_numbers_on_both_sides_are_no_lookalike(mine: str, other: str) -> None:
+    servers = {"fleet": [tool(other, "Read the status of one sensor.")]}
+    assert (
+        scan(tool(mine, "Read the status of one sensor."), servers=servers).verdict is Verdict.PASS
+    )
+
+
+def test_a_version_added_to_a_plain_name_beside_numbered_ones_is_still_seen() -> None:
+    # query_v2 beside query still claims to be its newer edition, however
+    # many numbered instances the registry also holds.
+    table = _numbered_registry(servers=2, per_server=5)
+    table["db"] = [tool("query_records", "Run a query over the catalogue records.")]
+    report = scan(tool("query_records_v2", "Run a query over the catalogue records."), "x", table)
+    assert tiers(report).get("shadowing.lookalike_name") is Tier.HARD
+
+
+def test_many_lookalikes_give_one_signal_naming_the_closest_and_counting_the_rest() -> None:
+    servers = {"github": GITHUB, "tracker": [tool("issueCreate", "Open a Zendesk ticket.")]}
+    report = scan(tool("create_issue_v2"), servers=servers)
+    found = [s for s in report.signals if s.rule_id == "shadowing.lookalike_name"]
+    assert len(found) == 1
+    # The HARD copy of github's create_issue decides; the other is counted.
+    assert found[0].tier is Tier.HARD
+    assert "'create_issue'" in found[0].evidence
+    assert found[0].evidence.endswith("and 1 more look-alike name(s): 'issueCreate'")
+    assert report.verdict is Verdict.QUARANTINE
+
+
+def test_a_name_shared_by_many_servers_gives_one_soft_signal() -> None:
+    servers = {
+        f"s{k}": [tool(name)]
+        for k, name in enumerate(["createIssue", "create-issue", "issue_create", "create_issues"])
+    }
+    found = [
+        s
+        for s in scan(tool("create_issue_v2"), servers=servers).signals
+        if s.rule_id == "shadowing.lookalike_name"
+    ]
+    assert len(found) == 1
+    assert "and 3 more look-alike name(s)" in found[0].evidence
+
+
+# -- another service's naming style ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        (
+            tool("getUser", "Get a Hacker News user's profile, karma and about text."),
+            tool("get_user", "Get a user of the Okta organisation by id or login."),
+        ),
+        (
+            tool("get-logs", "Read the logs of a Docker container by its name."),
+            tool("get_logs", "Fetch the Kubernetes pod logs of one namespace."),
+        ),
+    ],
+)
+def test_another_services_naming_style_with_its_own_job_stays_below_review(
+    mine: dict[str, Any], theirs: dict[str, Any]
+) -> None:
+    report = scan(mine, servers={"other": [theirs]})
+    assert report.verdict is Verdict.PASS
+    assert tiers(report) == {"shadowing.typosquat": Tier.SOFT}
+
+
+@pytest.mark.parametrize("description", [JOB, "Does its job."])
+def test_a_restyled_copy_with_the_same_job_or_no_job_is_still_raised(description: str) -> None:
+    assert scan(tool("createIssue", description)).verdict is not Verdict.PASS
