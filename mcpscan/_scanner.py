@@ -93,10 +93,12 @@ def _json_digest(value: object) -> bytes | None:
     if not _strictly_plain(value):
         return None
     try:
-        text = json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        # ASCII output (every other character escaped) is one-to-one too,
+        # and the faster of json's two C encoders.
+        text = json.dumps(value, sort_keys=True, allow_nan=False)
     except (ValueError, RecursionError):
         return None
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    return hashlib.sha256(text.encode("ascii")).digest()
 
 
 def _tagged_digest(value: object) -> bytes | None:
@@ -259,9 +261,9 @@ class Scanner:
         A check object whose ``version`` changed since it was loaded is
         validated again, so its reports (and the cache key) carry the new one.
         """
-        with self._lock:
-            selected, problems = self._surfaces[surface]
-            if any(getattr(c.check, "version", None) != c.version for c in selected):
+        selected, problems = self._surfaces[surface]
+        if any(getattr(c.check, "version", None) != c.version for c in selected):
+            with self._lock:
                 selected = [validate_check(c.check, c.source) for c in selected]
                 self._surfaces[surface] = (selected, problems)
         return selected, tuple((c.id, c.version) for c in selected)
