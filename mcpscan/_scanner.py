@@ -48,7 +48,6 @@ __all__ = ["Scanner"]
 #: cyclic or exponentially shared value would otherwise never end).
 _MAX_KEY_NODES = 200_000
 _SNAPSHOT_INDEX = "mcpscan.scanner.snapshot-digest-v1"
-_EMPTY_SNAPSHOT = Snapshot()
 _TOOL_FIELDS = (
     "server",
     "kind",
@@ -146,26 +145,17 @@ def _tool_digest(tool: Tool) -> bytes | None:
 
 
 def _snapshot_digest(snapshot: Snapshot) -> bytes | None:
-    tools = tuple(_tool_digest(tool) for tool in snapshot.tools())
-    if None in tools:
+    digests = [_tool_digest(tool) for tool in snapshot.tools()]
+    hexes = tuple(d.hex() for d in digests if d is not None)
+    if len(hexes) != len(digests):
         return None
-    return _tagged_digest(
-        (tuple(hashlib.sha256(d or b"").hexdigest() for d in tools), snapshot.trusted_servers)
-    )
+    return _tagged_digest((hexes, snapshot.trusted_servers))
 
 
-def _snapshot_key(snapshot: object) -> tuple[Snapshot, bytes | None]:
-    """The Snapshot to scan with and the digest of its contents."""
-    if snapshot is None:
-        return _EMPTY_SNAPSHOT, _empty_digest()
-    snap = coerce_snapshot(snapshot)
+def _snapshot_key(snapshot: Snapshot) -> bytes | None:
     # Kept among the Snapshot's own derived indexes: computed once per
     # Snapshot object, however many tools are scanned against it.
-    return snap, snap.index(_SNAPSHOT_INDEX, _snapshot_digest)
-
-
-def _empty_digest() -> bytes | None:
-    return _EMPTY_SNAPSHOT.index(_SNAPSHOT_INDEX, _snapshot_digest)
+    return snapshot.index(_SNAPSHOT_INDEX, _snapshot_digest)
 
 
 def _config_digest(config: Config) -> bytes | None:
@@ -240,6 +230,12 @@ class Scanner:
             for surface in ("definition", "output")
         }
         self._config_digest = _config_digest(self._config)
+        self._empty = Snapshot()
+
+    def _snapshot(self, snapshot: object) -> tuple[Snapshot, bytes | None]:
+        """The Snapshot to scan with and the digest of its contents."""
+        snap = self._empty if snapshot is None else coerce_snapshot(snapshot)
+        return snap, _snapshot_key(snap)
 
     @property
     def config(self) -> Config:
@@ -287,14 +283,15 @@ class Scanner:
         Raises ``ScanError`` naming the malformed field, as ``mcpscan.scan``.
         """
         selected, versions = self._checks("definition")
-        snap, snapshot_digest = _snapshot_key(snapshot)
         tool = plain(tool)
         parsed: Tool | None = None
         tool_digest = _json_digest(tool) if type(tool) is dict else None
         if tool_digest is None:
             parsed = Tool.from_mcp(tool, server=server)
             tool_digest = _tool_digest(parsed)
-        key = self._key("definition", _server_arg(server), tool_digest, snapshot_digest, versions)
+        server = _server_arg(server)
+        snap, snapshot_digest = self._snapshot(snapshot)
+        key = self._key("definition", server, tool_digest, snapshot_digest, versions)
         found = self._cache.get(key) if key is not None else None
         if found is not None:
             return found
@@ -317,7 +314,7 @@ class Scanner:
         from ._output import result_view  # noqa: PLC0415 - loaded on first use
 
         selected, versions = self._checks("output")
-        snap, snapshot_digest = _snapshot_key(snapshot)
+        snap, snapshot_digest = self._snapshot(snapshot)
         result, tool = plain(result), plain(tool)
         result_digest = _json_digest(result)
         tool_digest = _json_digest(tool)
