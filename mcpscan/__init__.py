@@ -25,6 +25,7 @@ from ._model import (
 from ._normalize import normalize
 from ._plugins import available_checks
 from ._scan import scan
+from ._scanner import Scanner
 from ._snapshot import Snapshot
 from ._version import __version__
 
@@ -72,6 +73,7 @@ __all__ = [
     "Policy",
     "Report",
     "ScanError",
+    "Scanner",
     "Severity",
     "Signal",
     "Snapshot",

@@ -25,9 +25,9 @@ from ._input import JsonObject
 from ._model import Report, ScanError, Tool, plain
 from ._scan import coerce_config, coerce_snapshot, run_checks, select_checks
 from ._snapshot import Snapshot
-from ._walk import view_fields
+from ._walk import ToolView, view_fields
 
-__all__ = ["scan_output"]
+__all__ = ["result_view", "scan_output"]
 
 _BINARY_KEYS = {"image": ("data",), "audio": ("data",), "resource": ("blob",)}
 _OUTPUT_TOOL_NAME = "<output>"
@@ -78,6 +78,11 @@ def _tool_for(tool: object, server: str | None) -> Tool:
     return Tool.from_mcp(tool, server=server)
 
 
+def result_view(result: object, tool: object, server: str | None, config: Config) -> ToolView:
+    """The walked strings of a ``tools/call`` result, owned by ``tool``."""
+    return view_fields(_tool_for(tool, server), _result_fields(result), config)
+
+
 def scan_output(
     result: object,
     *,
@@ -97,9 +102,7 @@ def scan_output(
     (``content[0].text``). Raises ``ScanError`` for a malformed result.
     """
     cfg = coerce_config(config)
-    fields = _result_fields(result)
-    owner = _tool_for(tool, server)
+    view = result_view(result, tool, server, cfg)
     snap = coerce_snapshot(snapshot)
     selected, problems = select_checks(checks, cfg, "output")
-    view = view_fields(owner, fields, cfg)
     return run_checks(view, snap, cfg, selected, problems, strict=strict, surface="output")
