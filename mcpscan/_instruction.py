@@ -361,7 +361,11 @@ _PLAIN_REFERENCE = regex.compile(
 )
 _TOOL_WORD_AFTER = regex.compile(r"\s+tool\b", regex.IGNORECASE)
 _URL = regex.compile(r"\b(?:https?|wss?|ftp)://[^\s<>\"'`)\]]+", regex.IGNORECASE)
-_EMAIL = regex.compile(r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+\b")
+# An address may be glued to a particle of a language without spaces
+# ("audit@collector.example을"): it ends where Latin letters end.
+_EMAIL = regex.compile(
+    r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+(?![A-Za-z0-9-])"
+)
 _IPV4 = regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
 # A markdown image or link whose address carries a query or a placeholder.
 _MARKDOWN_LINK = regex.compile(r"!?\[[^\]\n]{0,200}\]\(\s*([^)\s]{1,2000})")
