@@ -870,11 +870,12 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
     candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
-    candidates += [(m.group(1) or m.group(2), False) for m in _PLAIN_REFERENCE.finditer(piece)]
+    references = list(_PLAIN_REFERENCE.finditer(piece))
+    candidates += [(m.group(1) or m.group(2), False) for m in references]
     # "the email tool": a word before "tool" (after "use the" or not).
     described = {
         m.group(1) or m.group(2)
-        for m in _PLAIN_REFERENCE.finditer(piece)
+        for m in references
         if m.group(2) or _TOOL_WORD_AFTER.match(piece, m.end())
     }
     for name, function_like in candidates:
