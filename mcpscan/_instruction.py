@@ -363,8 +363,13 @@ _PLAIN_REFERENCE = regex.compile(
     r"|\b([A-Za-z]\w{3,40})\s+tool\b",
     regex.IGNORECASE,
 )
+_TOOL_WORD_AFTER = regex.compile(r"\s+tool\b", regex.IGNORECASE)
 _URL = regex.compile(r"\b(?:https?|wss?|ftp)://[^\s<>\"'`)\]]+", regex.IGNORECASE)
-_EMAIL = regex.compile(r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+\b")
+# An address may be glued to a particle of a language without spaces
+# ("audit@collector.example을"): it ends where Latin letters end.
+_EMAIL = regex.compile(
+    r"\b[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+(?![A-Za-z0-9-])"
+)
 _IPV4 = regex.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
 # A markdown image or link whose address carries a query or a placeholder.
 _MARKDOWN_LINK = regex.compile(r"!?\[[^\]\n]{0,200}\]\(\s*([^)\s]{1,2000})")
@@ -434,6 +439,21 @@ class ToolScope:
             return Scope.OTHER_PARAM
         return None
 
+    def described(self, word: str) -> str | None:
+        """A tool named by what it is ("the email tool", "the evaluate
+        tool"): another server's tool when a word of one of its names is
+        ``word`` and no tool of this server shares it (then "the search
+        tool" is this server's own)."""
+        key = identifier_key(word)
+        if len(key) < _MIN_DESCRIBED_KEY or key in self.own_tool:
+            return None
+        if any(key in sibling for sibling in self.same_server_tools):
+            return None
+        for display in self.other_tools.values():
+            if key in _split_name(display).casefold().split():
+                return Scope.OTHER_TOOL
+        return None
+
 
 def _property_names(schema: object) -> Iterator[str]:
     if not isinstance(schema, Mapping):
@@ -474,6 +494,9 @@ def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
 
 
 _MIN_PARAM_KEY = 3
+# "the mail tool" may name send_email; a shorter word ("the db tool") is
+# too loose to name one.
+_MIN_DESCRIBED_KEY = 4
 
 
 def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
@@ -871,13 +894,22 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
     candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
-    candidates += [(m.group(1) or m.group(2), False) for m in _PLAIN_REFERENCE.finditer(piece)]
+    references = list(_PLAIN_REFERENCE.finditer(piece))
+    candidates += [(m.group(1) or m.group(2), False) for m in references]
+    # "the email tool": a word before "tool" (after "use the" or not).
+    described = {
+        m.group(1) or m.group(2)
+        for m in references
+        if m.group(2) or _TOOL_WORD_AFTER.match(piece, m.end())
+    }
     for name, function_like in candidates:
         key = identifier_key(name)
         if not key or key in seen:
             continue
         seen.add(key)
         found = scope.classify(name) if scope is not None else None
+        if found is None and scope is not None and name in described:
+            found = scope.described(name)
         if found is not None:
             yield name, found
         elif function_like and _function_like(name):

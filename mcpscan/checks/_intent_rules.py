@@ -69,6 +69,10 @@ class IntentHit:
     rule_id: str
     features: tuple[str, ...]
     clause: Clause
+    #: Every part of the attack is there and its target is sensitive
+    #: (payments, credentials, destructive actions, outside receivers,
+    #: shell code): the check reports it HARD.
+    hard: bool = False
 
 
 Features = list[str]
@@ -119,7 +123,13 @@ def _cross_tool(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     if not (clause.addressed or clause.has("frame")):
         return None
-    others = clause.scoped(Scope.OTHER_TOOL)
+    # "You can also use read_file from the files server": an option
+    # offered, not an order, unless it carries harm.
+    if clause.has("optional") and not clause.cues & _STRONG_HARM:
+        return None
+    # "Use the id returned by search_flights": that tool is where a value
+    # comes from, not what the agent is told to call.
+    others = tuple(n for n in clause.scoped(Scope.OTHER_TOOL) if not _data_source(clause, n))
     unknown = clause.scoped(Scope.UNKNOWN)
     if others:
         return _common(clause, "other-server-tool")
@@ -131,6 +141,23 @@ def _cross_tool(clause: Clause, scope: ToolScope) -> Features | None:
 
 
 _STRONG_HARM = frozenset({"sensitive", "conceal", "covert", "execute", "notuser", "destination"})
+
+
+def _data_source(clause: Clause, name: str) -> bool:
+    """Whether ``name`` stands right after a ``source`` cue ("returned by",
+    "the output of"). The clause text is normalized (stemmed), so the word
+    after the cue is compared by its identifier key as a prefix."""
+    key = identifier_key(name)
+    for _start, end in clause.spans("source"):
+        following = clause.text[end:].split(maxsplit=2)
+        words = [w for w in following if w != "the"][:1]
+        word = identifier_key(words[0]) if words else ""
+        if len(word) >= _MIN_SOURCE_KEY and key.startswith(word):
+            return True
+    return False
+
+
+_MIN_SOURCE_KEY = 4
 
 
 # -- argument tampering --------------------------------------------------------
@@ -425,11 +452,41 @@ RULES: Mapping[str, _Rule] = {
 }
 
 
+# -- hard findings -------------------------------------------------------------
+# A cross-tool order or a tampered argument is reported HARD when all its
+# parts are there (addressed to the agent, an action, another server's tool
+# or its arguments, a scope beyond the user's request) and the target is
+# sensitive: money, secrets, destruction, shell code, an outside receiver.
+# Only another server's names make it hard: a tool's guidance on its own
+# arguments, however odd, stays a review.
+_SENSITIVE_TARGET = frozenset(
+    {"sensitive", "destructive", "execute", "outward", "destination", "asset:payment"}
+)
+_BEYOND_REQUEST = frozenset({"frame", "every", "override", "notuser", "persist"})
+
+
+def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
+    if not clause.addressed or not clause.cues & _BEYOND_REQUEST:
+        return False
+    if rule_id == CROSS_TOOL and "other-server-tool" in features:
+        outward = clause.has("transmit") and "literal-destination" in features
+        return bool(clause.cues & _SENSITIVE_TARGET) or outward
+    if rule_id == ARGUMENT_TAMPERING and "foreign-argument" in features:
+        planted = {"shell-chain", "literal-destination", "cue:notuser"} & set(features)
+        return bool(planted) or bool(clause.cues & _SENSITIVE_TARGET)
+    return False
+
+
 def evaluate_clause(clause: Clause, scope: ToolScope) -> Iterator[IntentHit]:
     for rule_id, rule in RULES.items():
         features = rule(clause, scope)
         if features is not None:
-            yield IntentHit(rule_id=rule_id, features=tuple(sorted(set(features))), clause=clause)
+            yield IntentHit(
+                rule_id=rule_id,
+                features=tuple(sorted(set(features))),
+                clause=clause,
+                hard=_is_hard(rule_id, features, clause),
+            )
 
 
 @functools.cache

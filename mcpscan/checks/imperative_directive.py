@@ -75,6 +75,10 @@ __all__ = ["CHECK", "MENTION_CONFIDENCE", "ImperativeDirectiveCheck"]
 #: reviewable on its own.
 MENTION_CONFIDENCE = 0.3
 _MENTION_FACTOR = 0.4
+#: A hard intent finding (another server's tool or arguments turned on a
+#: sensitive target) still needs the rule's fitted confidence to be this
+#: high: a hit held up by one weak feature stays a review.
+_HARD_INTENT_CONFIDENCE = 0.75
 
 #: Characters of context each side of an anchor hit that a rule may use.
 _WINDOW = 160
@@ -417,16 +421,19 @@ class ImperativeDirectiveCheck:
         """What the string's clauses ask the agent to do (``intent.*`` rules):
         one signal per rule, at its most confident clause."""
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
-        best: dict[str, tuple[float, _intent_rules.IntentHit]] = {}
+        best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
         for clause in analyze(raw, scope):
             for hit in _intent_rules.evaluate_clause(clause, scope):
                 score = _intent_rules.confidence(hit)
+                # A quoted or example attack is a mention: never hard.
+                hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
                 if _mentioned(clause, located):
                     score = min(MENTION_CONFIDENCE, round(score * _MENTION_FACTOR, 2))
-                if hit.rule_id not in best or score > best[hit.rule_id][0]:
-                    best[hit.rule_id] = (score, hit)
+                    hard = False
+                if hit.rule_id not in best or (hard, score) > best[hit.rule_id][:2]:
+                    best[hit.rule_id] = (score, hard, hit)
         for rule_id in sorted(best):
-            score, hit = best[rule_id]
+            score, hard, hit = best[rule_id]
             if located.is_key:
                 # A property name split into words: quote the name as given.
                 quote = located.quote_raw(0, len(located.raw))
@@ -435,7 +442,7 @@ class ImperativeDirectiveCheck:
             yield Signal(
                 check_id=self.id,
                 rule_id=rule_id,
-                tier=Tier.SOFT,
+                tier=Tier.HARD if hard else Tier.SOFT,
                 threat=_intent_rules.THREATS[rule_id],
                 confidence=score,
                 evidence=f"{_intent_rules.NAMES[rule_id]}: {quote.text}",
