@@ -591,14 +591,16 @@ def _other_provider(param: _Param, profile: _Profile) -> str | None:
     return None
 
 
-def _sensitive_requests(param: _Param, profile: _Profile) -> Iterator[_Observation]:
+def _sensitive_requests(
+    param: _Param, profile: _Profile, job_words: frozenset[str]
+) -> Iterator[_Observation]:
     if not _is_free_text(param):
         return
     yield from _credential_request(param, profile)
     yield from _context_request(param, profile)
     yield from _environment_request(param, profile)
     yield from _file_content_request(param, profile)
-    yield from _sensitive_path_request(param, profile)
+    yield from _sensitive_path_request(param, profile, job_words)
     phrase = _contains_phrase(param.description, _PII_PHRASES)
     if phrase and profile.narrow:
         yield _observe("sensitive_parameter", param, MEDIUM, f"asks for {phrase.strip()}")
@@ -695,13 +697,17 @@ def _context_request(param: _Param, profile: _Profile) -> Iterator[_Observation]
 _PATH_JOBS = frozenset({"file", "shell", "code"})
 
 
-def _sensitive_path_request(param: _Param, profile: _Profile) -> Iterator[_Observation]:
+def _sensitive_path_request(
+    param: _Param, profile: _Profile, job_words: frozenset[str]
+) -> Iterator[_Observation]:
     """A parameter description naming a secret file (``~/.ssh/id_rsa``,
     ``mcp.json``) on a tool whose job is not files, shells or that file.
 
     Paths are read in the raw text ("credentials" is stemmed away in the
     normalized one) and in the normalized text (where an invisible
-    character splitting "id_\u200brsa" is gone)."""
+    character splitting "id_\u200brsa" is gone). The file's owners are
+    looked up in the job's words too: a server id such as ``k8s-ops`` keeps
+    ``k8s`` whole there, so a Kubernetes tool's ``kubeconfig_path`` fits."""
     if profile.capabilities & _PATH_JOBS:
         return
     for text in (param.raw, param.description):
@@ -709,7 +715,8 @@ def _sensitive_path_request(param: _Param, profile: _Profile) -> Iterator[_Obser
             continue
         for pattern, owners in _SENSITIVE_FILES:
             match = pattern.search(text)
-            if match and not (owners and _has_any(profile.identity, owners)):
+            owned = owners and (_has_any(profile.identity, owners) or job_words & owners)
+            if match and not owned:
                 weight = STRONG if profile.narrow or profile.unknown else MEDIUM
                 yield _observe(
                     "sensitive_parameter", param, weight, f"asks about {match.group().strip()}"
@@ -1075,11 +1082,26 @@ def _slot_text(schema: Mapping[str, Any], slots: Iterable[str]) -> Iterator[str]
                 yield item[:200]
 
 
+# Keys of a parameter's schema that no validator reads but a client or a
+# model may: ``x-prefill: "$(printenv)"``, ``$comment: "the user's cookie"``.
+# Their text says what the parameter is for as much as its description.
+_COMMENT_KEY = "$comment"
+_MAX_CUSTOM_KEYS = 10
+
+
+def _custom_text(schema: Mapping[str, Any]) -> Iterator[str]:
+    """String values of a parameter schema's ``x-*`` and ``$comment`` keys."""
+    keys = [k for k in schema if isinstance(k, str) and (k.startswith("x-") or k == _COMMENT_KEY)]
+    for key in keys[:_MAX_CUSTOM_KEYS]:
+        yield from _slot_text(schema, (key,))
+
+
 def _secret_files(param: _Param) -> Iterator[str]:
     """A secret file named by the parameter's text or values: an SSH key
     asks for an SSH identity, any other (``.env``, ``mcp.json``,
     ``~/.aws/credentials``) for a file's contents."""
-    for text in (param.raw, *(v.lower() for v in _slot_text(param.schema, _VALUE_SLOTS))):
+    values = (*_slot_text(param.schema, _VALUE_SLOTS), *_custom_text(param.schema))
+    for text in (param.raw, *(v.lower() for v in values)):
         if not _may_name_sensitive_file(text):
             continue
         for index, (pattern, _owners) in enumerate(_SENSITIVE_FILES):
@@ -1096,10 +1118,60 @@ class _Request(NamedTuple):
 
 def _param_text(param: _Param) -> str:
     """A parameter's request text: its name split into words, description,
-    title, format and example values."""
+    title, format, example values and custom keys."""
     return fit.request_text(
-        fit.split_identifier(param.name), param.raw, *_slot_text(param.schema, _REQUEST_SLOTS)
+        fit.split_identifier(param.name),
+        param.raw,
+        *_slot_text(param.schema, _REQUEST_SLOTS),
+        *_custom_text(param.schema),
     )
+
+
+# A 64-hex-digit value is a raw private key (Ethereum, secp256k1, ed25519
+# seed) unless the parameter says it is a digest or an identifier: a
+# transaction hash, a commit id, a public key have the same shape.
+_HEX_KEY_PATTERN = re.compile(r"^\^?(?:0x)?\[[0-9a-fA-F\-]+\]\{64\}\$?$")
+_HEX_KEY_VALUE = re.compile(r"^(?:0x)?[0-9a-fA-F]{64}$")
+_DIGEST_WORDS = cap.normalized_forms(
+    cap.w(
+        "hash tx txid txn transaction digest sha sha256 checksum block commit root topic id"
+        " salt nonce hmac event log merkle keccak public pubkey address signature sig"
+        " fingerprint"
+    )
+)
+# ``${STRIPE_SECRET_KEY}``, ``$GITHUB_TOKEN``, ``%API_KEY%``, ``process.env.X``,
+# ``os.environ["X"]`` as a default or example: the client fills in a secret
+# from its environment. A variable naming no secret (``${HOME}``) is no request.
+_ENV_SECRET = re.compile(
+    r"(?:\$\{?|%|process\.env\.|environ(?:\.get\(|\[)[\"']?)"
+    r"([A-Za-z_][A-Za-z0-9_]{0,60}?(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?)"
+    r"(?:_[A-Za-z0-9]+)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _shaped_requests(param: _Param, job: _Job) -> Iterator[tuple[str, str]]:
+    """(request class, provider) that a value's shape gives away, beyond
+    the prefixes of ``fit.json``: a 64-hex key (not where the parameter or
+    the job speaks of digests: a checksum verifier's ``expected``) and an
+    environment secret."""
+    table = fit.fit_table()
+    shapes = list(_slot_text(param.schema, _SHAPE_SLOTS))
+    for value in shapes:
+        found = table.shape(value)
+        if found:
+            yield found
+    own = fit.words(fit.request_text(fit.split_identifier(param.name), param.raw))
+    if not (own | fit.words(job.text)) & _DIGEST_WORDS and any(
+        _HEX_KEY_PATTERN.match(v) or _HEX_KEY_VALUE.match(v) for v in shapes
+    ):
+        yield "private_key", ""
+    for value in (*_slot_text(param.schema, _VALUE_SLOTS), *_custom_text(param.schema)):
+        if "$" in value or "%" in value or "env" in value:
+            match = _ENV_SECRET.search(value)
+            if match:
+                yield "env_secret", ""
+                return
 
 
 def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
@@ -1109,7 +1181,7 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     text = _param_text(param)
     asked = set(table.asked(text))
     asked.update(_secret_files(param))
-    shapes = [s for s in map(table.shape, _slot_text(param.schema, _SHAPE_SLOTS)) if s]
+    shapes = list(_shaped_requests(param, job))
     # "key" in ``token_count`` or ``key_id`` is no credential; the name's
     # neighbours do not clear a credential its description names
     # ("value of the OPENAI_API_KEY variable" under ``telemetry_id``).
@@ -1402,12 +1474,20 @@ class CapabilityMismatchCheck:
         )
         observations: list[_Observation] = []
         mentions = _Mentions(tool.description or "") if profile.narrow or profile.unknown else None
+        # A schema's ``$comment`` and ``x-*`` notes are read by clients and
+        # models, not shown to users: what they say of a parameter
+        # ("session_blob = document.cookie of ...") is always its request.
+        notes = "\n".join(_custom_text(tool.input_schema or {}))
+        comments = _Mentions(notes) if notes else None
         params = list(_params(tool, context, texts))
         job = _job(tool, profile, params)
+        job_words = fit.words(job.text)
         for param in params:
             if mentions is not None:
                 param = mentions.attach(param)  # noqa: PLW2901 - the enriched view
-            observations.extend(_sensitive_requests(param, profile))
+            if comments is not None:
+                param = comments.attach(param)  # noqa: PLW2901 - the enriched view
+            observations.extend(_sensitive_requests(param, profile, job_words))
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
             observations.extend(_request_mismatch(param, job))
