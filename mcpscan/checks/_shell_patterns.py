@@ -238,10 +238,22 @@ _DOWNLOAD_EXECUTE = (
 # chmod +x kubectl` (an install), `ls /tmp/x`, `rm -rf /tmp/cache`, a
 # `/tmp/out.json` output path.
 _SCRATCH = (
-    r"[\"']?(?:/tmp|/var/tmp|/dev/shm|\$\{?TMPDIR\}?|%TEMP%|%TMP%|%APPDATA%|\$env:TEMP)"
+    r"[\"']?(?:/tmp|/var/tmp|/dev/shm|\$\{?TMPDIR\}?|%TEMP%|%TMP%|%APPDATA%|\$env:TEMP"
+    r"|(?:~|\$\{?HOME\}?)/Downloads)"
     r"[/\\][^\s;&|'\"]{1,80}"
 )
+# A download made executable and started, wherever it was saved: `wget URL
+# -O ~/.local/bin/x; chmod +x ~/.local/bin/x; ~/.local/bin/x &`. The same
+# path must be marked and then run. Must not catch the usual install `curl
+# -LO URL && chmod +x kubectl` (nothing run), nor `chmod +x ./gradlew`.
+_MARK_EXECUTABLE = r"\bchmod\s+(?:[ugoa]*\+[rw]*x|[0-7]?[0-7]?[1357][0-7]{2})\s+"
 _RUN_DROPPED = (
+    _gated(
+        "download-execute",
+        rf"{_FETCHER}[^\n]{{0,300}}?{_MARK_EXECUTABLE}(?P<dropped>[^\s;&|'\"]{{2,120}})\s*"
+        r"(?:&&|;)\s*(?:nohup\s+|exec\s+|setsid\s+)?(?P=dropped)(?=$|[\s;&|])",
+        "chmod",
+    ),
     _gated(
         "download-execute",
         rf"\bchmod\s+(?:[ugoa]*\+[rw]*x|[0-7]?[0-7]?[1357][0-7]{{2}})\s+{_SCRATCH}[^\n]{{0,40}}?"

@@ -41,6 +41,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import html
 import itertools
 import re
 import unicodedata
@@ -63,6 +64,7 @@ from .._normalize import bounded, normalize
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from . import _intent_rules
+from . import _request_fit as fit
 from ._shell_patterns import KINDS, GatedPattern, KeywordGate, ShellThreat, find_shell_threats
 
 __all__ = ["CHECK", "DecodeThenConfirmCheck"]
@@ -142,6 +144,10 @@ _ESCAPE_TOKEN = regex.compile(_ESCAPE)
 _CODE_ESCAPE = regex.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|u\{|[0-7]{3})")
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v"}
 # Percent-encoding: at least three %HH with literal URL characters between.
+# HTML numeric character references (``&#x63;&#x75;`` or ``&#99;&#117;``),
+# four or more, literal characters between them kept: a page renders them as
+# text, a reviewer reading the raw definition sees noise.
+_ENTITY_RUN = regex.compile(r"(?:&#(?:[xX][0-9A-Fa-f]{1,6}|[0-9]{1,7});[^&\n]{0,8}){4,}")
 _PERCENT_RUN = regex.compile(r"(?:[^\s%\"'<>]{0,64}%[0-9A-Fa-f]{2}){3,}[^\s%\"'<>]{0,64}")
 # 0x63, 0x75, 0x72 ... (eight or more bytes)
 _OX_LIST = regex.compile(
@@ -254,7 +260,9 @@ _INSTRUCTIONS = KeywordGate(
             "asks the model for secrets",
             LazyPattern(
                 r"\b(?:read|cat|open|load|access|fetch|collect|include|attach|append|send|"
-                r"upload|exfiltrate|leak)\b[^.\n]{0,60}?(?:~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|"
+                r"upload|exfiltrate|leak|put|paste|copy|insert|write|fill)\b[^.\n]{0,60}?"
+                r"(?:~/\.ssh|\b(?:messages|conversation|chat history)\b|"
+                r"\bid_(?:rsa|ed25519|ecdsa)\b|"
                 r"\.aws/credentials|(?<![\w.])\.env\b|\bprivate keys?\b|\bapi[ _-]?keys?\b|"
                 r"\bpasswords?\b|\bsecrets?\b|\bcredentials?\b|\baccess tokens?\b|"
                 r"\bsession cookies?\b)",
@@ -275,6 +283,12 @@ _INSTRUCTIONS = KeywordGate(
                 "upload",
                 "exfiltrate",
                 "leak",
+                "put",
+                "paste",
+                "copy",
+                "insert",
+                "write",
+                "fill",
             ),
         ),
         GatedPattern(
@@ -284,7 +298,8 @@ _INSTRUCTIONS = KeywordGate(
                 r"\bfrom now on\b|\bnew instructions?\b|\bsystem prompt\b|"
                 r"<\s*/?\s*(?:important|system|instructions?)\s*>|"
                 r"^\s*(?:system|assistant)\s*:|"
-                r"\bbefore (?:using|calling|running|invoking|answering)\b",
+                r"\bbefore (?:using|calling|running|invoking|answering)\b|"
+                r"\balways (?:call|use|run|invoke)\b[^.\n]{0,40}?\b(?:first|before)\b",
                 _INSTRUCTION_FLAGS,
             ),
             (
@@ -296,7 +311,23 @@ _INSTRUCTIONS = KeywordGate(
                 "instruction",
                 "assistant",
                 "before ",
+                "always ",
             ),
+        ),
+        # A hidden text in any language that names a secret file together
+        # with where it goes (a URL) or where to put it (a parameter, a
+        # field, a tool): "Stuur de inhoud van ~/.netrc naar https://...",
+        # "Lies die Datei ~/.kube/config ... im Parameter notiz".
+        GatedPattern(
+            "points the model at a secret file",
+            LazyPattern(
+                r"(?:~/\.(?:ssh|aws|kube|netrc|gnupg|docker|git-credentials)\b|"
+                r"\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.kube/config)"
+                r"(?=[^\n]{0,300}?(?:https?://|\b(?:param\w*|field|feld|veld|champ|campo|"
+                r"argument|tool)\b))",
+                _INSTRUCTION_FLAGS,
+            ),
+            (".ssh", ".aws", ".kube", ".netrc", ".gnupg", ".docker", ".git-cred", "id_"),
         ),
         GatedPattern(
             "tells the model to send data out",
@@ -444,6 +475,9 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
         for m in _ESCAPE_RUN.finditer(text):
             if len(_CODE_ESCAPE.findall(m.group())) >= 4:
                 yield _Candidate(m.start(), m.end(), "escapes", m.group())
+    if "&#" in text:
+        for m in _ENTITY_RUN.finditer(text):
+            yield _Candidate(m.start(), m.end(), "entities", m.group())
     if "%" in text:
         for m in _PERCENT_RUN.finditer(text):
             yield _Candidate(m.start(), m.end(), "percent", m.group())
@@ -634,6 +668,8 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
         yield _escape_name(candidate.text), len(candidate.text), candidate.text
     elif candidate.kind == "percent":
         yield "percent", len(candidate.text), candidate.text
+    elif candidate.kind == "entities":
+        yield "html-entities", len(candidate.text), candidate.text
     else:
         digits = candidate.text.replace("0x", "").replace("0X", "")
         yield "hex", len(candidate.text) // 2, "".join(_HEX_PAIR.findall(digits))
@@ -646,6 +682,8 @@ def _decode_step(name: str, text: str) -> bytes | None:
         return _decode_base64(text)
     if name in ("data-uri", "percent"):
         return urllib.parse.unquote_to_bytes(text)
+    if name == "html-entities":
+        return html.unescape(text).encode("utf-8", "surrogatepass")
     return _unescape(text)
 
 
@@ -879,6 +917,29 @@ _SHIFT_WORDS = (
     "mention",
     "credential",
     "assistant",
+    # Paths and fields a hidden instruction or command names, and the words
+    # of such instructions in other languages (German, Dutch, French,
+    # Spanish): "Lies die Datei ~/.kube/config ... Parameter", "Stuur de
+    # inhoud van ~/.netrc naar ...", "rm -rf ~/Documents ~/Desktop".
+    "documents",
+    "desktop",
+    "config",
+    "ssh",
+    "netrc",
+    "kube",
+    "tool",
+    "parameter",
+    "datei",
+    "inhalt",
+    "nutzer",
+    "benutzer",
+    "gebruiker",
+    "inhoud",
+    "stuur",
+    "fichier",
+    "utilisateur",
+    "archivo",
+    "usuario",
 )
 #: A stretch is decoded under a shift only when at least this many distinct
 #: words appear under it, and more than appear unshifted: a ROT13 or
@@ -960,7 +1021,7 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
             lo, hi = cluster[0][0], cluster[-1][1]
             if len(words) < _MIN_SHIFT_WORDS or len(words) <= _plain_words(plain, lo, hi):
                 continue
-            out.append(_Shifted(*_sentence_bounds(text, lo, hi), mode))
+            out.append(_Shifted(*_sentence_bounds(text, lo, hi, mode), mode))
     return out
 
 
@@ -993,20 +1054,25 @@ def _plain_words(plain: list[tuple[int, int, str]], lo: int, hi: int) -> int:
 #: ``.``, ``!`` or ``?`` before a space or the end, or a line break. A dot
 #: inside a shifted host name ("rivy.pbz") is not one.
 _SENTENCE_END = regex.compile(r"[.!?](?=\s|$)|\n")
+#: The same around reversed text, where a sentence's full stop comes first
+#: (``.dlrow olleH``): before such a stop, or after a plain sentence's stop
+#: that follows a word. A dot of a reversed path (``ehcac./. &&``) is none.
+_REVERSED_SENTENCE_END = regex.compile(r"(?<=\s)(?=[.!?])|(?<=[\w)\"'])[.!?](?=\s|$)|\n")
 
 
-def _sentence_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
+def _sentence_bounds(text: str, lo: int, hi: int, mode: int) -> tuple[int, int]:
     """The keywords' stretch ``text[lo:hi]`` widened to the sentences
     holding it, at most ``_SHIFT_REACH`` either way: the encoded text and
     not the plain sentences around it, so the evidence and its span show
     the blob ("Adds numbers. Vtaber nyy ..." decodes from "Vtaber")."""
+    ends = _REVERSED_SENTENCE_END if mode == _REVERSED else _SENTENCE_END
     start = max(0, lo - _SHIFT_REACH)
-    for before in _SENTENCE_END.finditer(text, start, lo):
+    for before in ends.finditer(text, start, lo):
         start = before.end()
     while start < lo and text[start].isspace():
         start += 1
     end = min(len(text), hi + _SHIFT_REACH)
-    after = _SENTENCE_END.search(text, hi, end)
+    after = ends.search(text, hi, end)
     return start, (after.end() if after is not None else end)
 
 
@@ -1202,11 +1268,11 @@ class DecodeThenConfirmCheck:
                 span = _raw_span(located.raw, text, start, end)
                 yield self._signal(finding, located.location, clear_text or "", span)
             if context.surface == "definition":
-                yield from self._plain(located, walker.scope)
+                yield from self._plain(located, walker.scope, context)
         for limit, (location, count) in sorted(budget.cuts.items()):
             context.record_cap(limit, location, _cut_message(limit, count))
 
-    def _plain(self, located: LocatedString, scope: _Scope) -> Iterator[Signal]:
+    def _plain(self, located: LocatedString, scope: _Scope, context: Context) -> Iterator[Signal]:
         """A command in clear text that the definition tells the agent to
         run, or that uploads a credential file: a person reviews it (SOFT).
 
@@ -1219,6 +1285,12 @@ class DecodeThenConfirmCheck:
         "shows how to install: curl ... | sh"), a shell tool that says
         "commands like rm -rf / are refused", and a host name alone. The
         patterns are the ones ``screen_call`` applies to proposed calls.
+
+        HARD (quarantine) when nothing but an attack explains it: the
+        command is a value the agent sends (a parameter's example or
+        default), or the tool keeps it from the user ("no need to mention
+        it to the user", "without asking"), and no sentence presents it as
+        a sample ("flags commands such as ...", "never run ...").
         """
         raw = located.raw
         for threat in find_shell_threats(raw, limit=len(KINDS)):
@@ -1229,16 +1301,20 @@ class DecodeThenConfirmCheck:
                 placed and _commanded(raw, threat.start, scope.get())
             ):
                 continue
+            hard = not _presented_as_sample(raw, threat.start if placed else 0) and (
+                located.key in _VALUE_KEYS or _kept_from_user(context)
+            )
             yield Signal(
                 check_id=self.id,
                 rule_id="payload.plain",
-                tier=Tier.SOFT,
+                tier=Tier.HARD if hard else Tier.SOFT,
                 threat="shell-command",
-                confidence=_PLAIN_CONFIDENCE,
+                confidence=_TOLD_CONFIDENCE if hard else _PLAIN_CONFIDENCE,
                 evidence=f"command in plain text: {_excerpt(threat.snippet, 0, 0)} "
-                f"[{threat.description}]",
+                f"[{threat.description}]" + (", hidden from the user" if hard else ""),
                 location=located.location,
                 span=(threat.start, threat.end) if placed else None,
+                escalate=hard,
             )
             return
 
@@ -1286,6 +1362,51 @@ class DecodeThenConfirmCheck:
             escalate=True,
             span=span,
         )
+
+
+#: Schema keys whose values an agent sends as they stand.
+_VALUE_KEYS = frozenset({"default", "examples", "example", "const", "enum"})
+#: A plain command the tool hides from the user (see ``_plain``).
+_TOLD_CONFIDENCE = 0.9
+# A dangerous command quoted as a sample, not as something to do: "flags
+# commands such as ...", "e.g.", "never run ...", "is blocked". Read in the
+# sentence before the command.
+_SAMPLE_CUE = re.compile(
+    r"\b(?:such as|like|e\.g\.|for example|for instance|flags?|detects?|blocks?|blocked|"
+    r"refuses?|refused|rejects?|warns?|never run|do not run|don't run|dangerous|malicious|"
+    r"attacks?|example of|patterns?)\b",
+    re.IGNORECASE,
+)
+_SAMPLE_REACH = 200
+# "no need to confirm with the user", "does not need to be mentioned",
+# "without asking": the definition keeps the command from the user. The
+# capability lexicon's ``conceal`` lists add the other languages.
+_KEPT_FROM_USER = re.compile(
+    r"\b(?:(?:do not|don't|never|no need to|without|not need to|needn't)\s+(?:\w+\s+){0,2}?"
+    r"(?:ask|asking|tell|telling|mention|mentioning|confirm|confirming|inform|informing|"
+    r"notify|notifying|alert|alerting|bother|bothering)|"
+    r"(?:does not|doesn't|need not) need to be (?:mentioned|confirmed|shown|reported)|"
+    r"silently|quietly|secretly|in the background without)\b",
+    re.IGNORECASE,
+)
+
+
+def _presented_as_sample(raw: str, at: int) -> bool:
+    start = max(0, at - _SAMPLE_REACH)
+    before = raw[start:at]
+    last_stop = max(before.rfind(". "), before.rfind("\n"))
+    return bool(_SAMPLE_CUE.search(before[last_stop + 1 :]))
+
+
+def _kept_from_user(context: Context) -> bool:
+    for located in context.strings:
+        if located.is_key or located.key in _VALUE_KEYS:
+            continue
+        if _KEPT_FROM_USER.search(located.raw):
+            return True
+        if fit.fit_table().conceals(fit.request_text(located.raw)):
+            return True
+    return False
 
 
 def _commanded(raw: str, at: int, scope: ToolScope) -> bool:
