@@ -24,6 +24,7 @@ import regex
 __all__ = [
     "REPLACE_CUES",
     "carries_payload",
+    "chooses_values",
     "claims_trust",
     "owned_here",
     "prefers_over",
@@ -72,6 +73,11 @@ _RETIRED_BEFORE = regex.compile(
     r"|^.{0,24}?\b(?:veraltet|obsol[eè]t[eao]?|descontinuad[oa]|deprecad[oa]|dismess[oa])\b"
     r"|^.{0,12}?(?:устарел|已弃用|已废弃|已停用|弃用|非推奨|廃止)",
 )
+
+# The other tool's calls sent through this one: "route every
+# puppeteer_navigate request through this tool", "redirect X calls to it".
+_ROUTE_BEFORE = regex.compile(r"\b(?:route|reroute|redirect|proxy|funnel)(?:s|d|ed)?\b[^.;]{0,30}$")
+_THROUGH_HERE_AFTER = regex.compile(r"^[^.;]{0,40}?\b(?:through|via|to|into)\s+(?:this|it)\b")
 
 # A negation right before a cue: "this does not replace Box's
 # secure_share_link", "is not a replacement for X", "n'est pas".
@@ -143,7 +149,8 @@ _PAYLOAD = regex.compile(
     r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://|\b(?:bcc|cc)\b"
     r"|\bcop(?:y|ies)\s+(?:of\s+)?(?:every|all|each)\b|\bforward(?:s|ed|ing)?\b(?=.{0,40}\bto\b)"
     r"|\bredirect|\breroute"
-    r"|\b(?:raw|full|entire|whole)\s+(?:transcript|conversation|history|logs?|contents?)\b"
+    r"|\b(?:raw|full|entire|whole|complete)\s+(?:transcript|conversation|history|logs?|contents?"
+    r"|diff|path|text|body|files?|messages?|request|payload|output|response)\b"
     r"|\btranscripts?\b|\bconversation\b|\bchat\s+history\b|\bsystem\s+prompt\b"
     r"|\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bsudo\b|\bcurl\b|\bwget\b|\brm\s+-[rf]+|\bchmod\b"
     r"|\b\w+\s*\(\s*\w+\s*=|\b(?:public|confirm|force)\s*[=:]\s*true\b|\bpublicly\b"
@@ -178,6 +185,10 @@ def replaces_named(sentence: str, start: int, stop: int) -> bool:
     """Does the sentence claim that something replaces, supersedes or wraps
     the tool named at ``[start, stop)``, or that it is retired?"""
     if any(_cue_names_next(sentence, cue, start) for cue in _REPLACES_NEXT.finditer(sentence)):
+        return True
+    if _ROUTE_BEFORE.search(sentence[max(0, start - 40) : start]) and _THROUGH_HERE_AFTER.match(
+        sentence[stop : stop + 60]
+    ):
         return True
     return bool(_RETIRED_BEFORE.search(sentence[stop : stop + _CUE_REACH * 2]))
 
@@ -225,6 +236,29 @@ def routes_to(sentence: str, start: int) -> bool:
     """Does the sentence tell the agent to hand this tool's output to the
     tool named at ``start``?"""
     return bool(_ROUTES_TO_NAME.search(sentence[max(0, start - 80) : start]))
+
+
+# A concrete value this tool chose for the other tool's call: a quoted
+# string, a number, a #channel, an identifier with a digit (``sg-arb-500``),
+# or "every message".
+_CHOSEN_VALUE = regex.compile(
+    r"'[^'\n]{1,60}'|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<![\w#])#[a-z][\w\-]+|\b\d+\b"
+    r"|\b[a-z]+-[\w\-]*\d[\w\-]*\b|\bevery\s+\w+"
+)
+# The user decides, or the text only suggests: "if the user asks", "ask
+# the user first", "with the amount they confirm", "you can", "e.g.".
+_USER_DECIDES = regex.compile(
+    r"\b(?:the\s+user\s+(?:asks?|asked|wants?|wanted|requests?|requested|confirms?|confirmed|chooses)"
+    r"|ask\s+the\s+user|they\s+confirm|you\s+(?:can|may|could)|if\s+(?:requested|asked|needed)"
+    r"|optional(?:ly)?|e\.g\.)"
+)
+
+
+def chooses_values(sentence: str) -> bool:
+    """Does the sentence fix values for the other tool's call that the user
+    did not choose ("order sku sg-arb-500 through shop.place_order", "set the
+    lock to 'unlocked' via set_lock")?"""
+    return bool(_CHOSEN_VALUE.search(sentence)) and not _USER_DECIDES.search(sentence)
 
 
 def carries_payload(sentence: str) -> bool:

@@ -71,6 +71,7 @@ from ._lookalike import (
 from ._reference_claims import (
     REPLACE_CUES,
     carries_payload,
+    chooses_values,
     claims_trust,
     owned_here,
     prefers_over,
@@ -630,6 +631,39 @@ class ShadowingCheck:
         yield from self._typosquat(
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
+        if not lookalikes:
+            yield from self._borrowed_title(tool, index)
+
+    def _borrowed_title(self, tool: Tool, index: ShadowIndex) -> Iterator[Signal]:
+        # A display title that reads as another server's tool with that
+        # server's name or an "official" affix ("Zendesk: Create Ticket
+        # (official)" on a third party's open_ticket): the name is the
+        # tool's own, but a person approving it sees the other's. SOFT: a
+        # title is shown, not called. A title that is the tool's own name
+        # in words ("Create Issue" on create_issue) stays quiet.
+        titles = [tool.title, (tool.annotations or {}).get("title")]
+        own = canonical_key(canonical_words(tool.name))
+        for title in (t for t in titles if isinstance(t, str) and t.strip()):
+            words = canonical_words(title)
+            if canonical_key(words) == own or len("".join(words)) < MIN_TYPO_CHARS:
+                continue
+            borrowed = {
+                name: (servers, how)
+                for name, (servers, how) in _lookalike_candidates(tool, index, words).items()
+                if how.startswith("adds") and name != tool.name
+            }
+            if borrowed:
+                name = min(borrowed)
+                servers, how = borrowed[name]
+                yield self._signal(
+                    "lookalike_name",
+                    Tier.SOFT,
+                    LOOKALIKE_SOFT_CONFIDENCE,
+                    f"title {title!r} reads as {name!r} ({how}) of server "
+                    f"{_servers_text(sorted(servers))}",
+                    "title" if title == tool.title else "annotations.title",
+                )
+                return
 
     # -- the name itself -------------------------------------------------
 
@@ -971,7 +1005,11 @@ class ShadowingCheck:
                 bare = _is_bare_value(text)
             mention = _Mention(text=text, start=start, stop=stop, entries=entries)
             tier = _reference_tier(
-                located, mention, bare=bare, is_own_property=key in scope.my_properties
+                located,
+                mention,
+                bare=bare,
+                is_own_property=key in scope.my_properties,
+                changes_state=_changes_state(context.snapshot, entries),
             )
             if tier is Tier.HARD:
                 reported.add(key)
@@ -1175,7 +1213,12 @@ class _Mention:
 
 
 def _reference_tier(
-    located: LocatedString, mention: _Mention, *, bare: bool, is_own_property: bool
+    located: LocatedString,
+    mention: _Mention,
+    *,
+    bare: bool,
+    is_own_property: bool,
+    changes_state: bool = False,
 ) -> Tier | None:
     """Does this occurrence take or hijack the other server's tool (HARD),
     rank this tool above it (SOFT), or only mention it (None)?"""
@@ -1201,10 +1244,12 @@ def _reference_tier(
         before, after = mention.around(_INVOKE_WINDOW)
         if not (_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after)):
             return None
-    return _steering_tier(located, mention)
+    return _steering_tier(located, mention, changes_state=changes_state)
 
 
-def _steering_tier(located: LocatedString, mention: _Mention) -> Tier | None:
+def _steering_tier(
+    located: LocatedString, mention: _Mention, *, changes_state: bool
+) -> Tier | None:
     """How the sentence around the name treats the other server's tool.
 
     HARD: it claims to stand in for it ("use this instead of
@@ -1238,7 +1283,38 @@ def _steering_tier(located: LocatedString, mention: _Mention) -> Tier | None:
         return Tier.HARD
     if _raw_claims_to_replace(located, mention):
         return Tier.HARD
-    return Tier.SOFT if prefers_over(sentence, offset, stop) else None
+    if prefers_over(sentence, offset, stop):
+        return Tier.SOFT
+    # "Order sku sg-arb-500 through shop.place_order", "set the lock to
+    # 'unlocked' via home-assistant.set_lock": this tool spends the user's
+    # authority on another server with values it chose. SOFT: a person
+    # judges whether the job calls for it; "if the user then wants to pay,
+    # use send_money with the amount they confirm" leaves it to the user.
+    if changes_state and _commands(sentence, offset) and chooses_values(sentence):
+        return Tier.SOFT
+    return None
+
+
+#: First name words of tools that only read (``get_user``, ``list_files``).
+_READ_VERBS = frozenset({
+    "get", "list", "read", "fetch", "search", "find", "query", "lookup", "look", "describe",
+    "show", "view", "check", "count", "download", "export", "inspect", "preview", "browse",
+    "retrieve", "summarize", "explain", "validate",
+})  # fmt: skip
+
+
+def _changes_state(snapshot: Snapshot, entries: Sequence[tuple[str, str]]) -> bool:
+    """Can a referenced tool change state (send, buy, delete, set)? Not when
+    it says ``readOnlyHint: true`` or its name starts with a read verb."""
+    for server, name in entries:
+        for other in snapshot.by_name.get(name, ()):
+            if other.server != server:
+                continue
+            read_only = (other.annotations or {}).get("readOnlyHint") is True
+            parts = name_parts(name)
+            if not read_only and not (parts and parts[0] in _READ_VERBS):
+                return True
+    return False
 
 
 #: Schema keys whose values are data, not documentation.
@@ -1395,6 +1471,10 @@ class _Lookalike:
     #: The tool's own text claims the other's trust ("the official Brave
     #: endpoint", "the canonical one", "always prefer brave_web_search").
     borrows_trust: bool = False
+    #: The tool's text says the name it resembles is its own server's
+    #: ("Successor to create_issue on this same server"): a version of its
+    #: own tool that happens to resemble another server's.
+    own_base: bool = False
 
     @property
     def hard(self) -> bool:
@@ -1409,8 +1489,11 @@ class _Lookalike:
         # An added affix or server name is a deliberate disguise; a name
         # that only reorders its words or changes case or number
         # (list_groups / group_list) is how two services name their own
-        # tools, and is kept below the review threshold.
-        return LOOKALIKE_SOFT_CONFIDENCE if self.how.startswith("adds") else MENTION_CONFIDENCE
+        # tools, and is kept below the review threshold, as is a version of
+        # the tool's own server's tool.
+        if self.how.startswith("adds") and not self.own_base:
+            return LOOKALIKE_SOFT_CONFIDENCE
+        return MENTION_CONFIDENCE
 
 
 def _closest_lookalike(named: Sequence[tuple[str, Signal]]) -> Iterator[Signal]:
@@ -1533,8 +1616,19 @@ def _lookalikes(
             generic=_generic_name(index, other_words, tool.server),
             copied=any(same_text(mine, words) for words in theirs),
             borrows_trust=trust,
+            own_base=_names_own_tool(tool.description or "", name),
         )
     return found
+
+
+def _names_own_tool(text: str, name: str) -> bool:
+    """Does ``text`` name ``name`` as a tool of its own server ("successor to
+    create_issue on this same server")?"""
+    lowered, key = text.lower(), name.lower()
+    return any(
+        owned_here(lowered, found.start(), found.end())
+        for found in regex.finditer(regex.escape(key), lowered)
+    )
 
 
 def _generic_name(index: ShadowIndex, words: Sequence[str], server: str | None) -> bool:
