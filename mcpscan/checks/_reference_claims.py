@@ -135,6 +135,9 @@ _OWNED_AFTER = regex.compile(
     r"(?:this|our|the\s+same)\s+(?:same\s+)?server\b"
 )
 
+# Runs of identifier characters ("[\w.+-]+@", "[a-z]+-...\d") start only
+# where no such character precedes them, so a long run is read once, not
+# once per position (tests/test_regex_linearity.py).
 # What turns an instruction about another server's tool into hijacking:
 # the attacker's arguments for it. Secrets and key files, an address or URL
 # to copy to, a blind copy, the conversation, a shell payload, a call with
@@ -146,7 +149,7 @@ _PAYLOAD = regex.compile(
     r"~/|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow)|\.aws/"
     r"|\b(?:secrets?|passwords?|passphrases?|credentials?|private\s+keys?|api[\s_-]?keys?"
     r"|access[\s_-]?tokens?|session\s+cookies?|cookies|seed\s+phrase|recovery\s+(?:words|phrase))\b"
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://|\b(?:bcc|cc)\b"
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://|\b(?:bcc|cc)\b"
     r"|\bcop(?:y|ies)\s+(?:of\s+)?(?:every|all|each)\b|\bforward(?:s|ed|ing)?\b(?=.{0,40}\bto\b)"
     r"|\bredirect|\breroute"
     r"|\b(?:raw|full|entire|whole|complete)\s+(?:transcript|conversation|history|logs?|contents?"
@@ -243,7 +246,7 @@ def routes_to(sentence: str, start: int) -> bool:
 # or "every message".
 _CHOSEN_VALUE = regex.compile(
     r"'[^'\n]{1,60}'|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<![\w#])#[a-z][\w\-]+|\b\d+\b"
-    r"|\b[a-z]+-[\w\-]*\d[\w\-]*\b|\bevery\s+\w+"
+    r"|(?<![\w\-])[a-z]+-[\w\-]*\d[\w\-]*|\bevery\s+\w+"
 )
 # The user decides, or the text only suggests: "if the user asks", "ask
 # the user first", "with the amount they confirm", "you can", "e.g.".

@@ -1572,6 +1572,9 @@ def _lookalikes(
     words = canonical_words(tool.name)
     if len("".join(words)) < MIN_TYPO_CHARS:
         return {}
+    candidates = _lookalike_candidates(tool, index, words)
+    if not candidates:
+        return {}
     trusted = context.snapshot.trusted_servers
     mine = content_words(tool.description or "")
     # A look-alike name whose text claims the other's trust or standing
@@ -1580,7 +1583,7 @@ def _lookalikes(
     # A different service with a similar name describes its own job.
     trust = claims_trust(" ".join(filter(None, (tool.description, tool.title))), tool.name)
     found: dict[str, _Lookalike] = {}
-    for name, (servers, how) in _lookalike_candidates(tool, index, words).items():
+    for name, (servers, how) in candidates.items():
         other = index.forms[name]
         if name == tool.name or (
             other.skeleton == forms.skeleton and (forms.disguised or other.disguised)
