@@ -893,7 +893,7 @@ def _clause(
         first_positions=first,
         previous_cues=previous,
         hits=hits,
-        values=tuple(_planted_values(piece)),
+        values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
     )
 
@@ -933,28 +933,30 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
 # amounts are shorter or punctuated); an SSH public key; a domain name
 # (``registry.cache.top``, ``deals.example``) that is neither a file name
 # nor part of a URL or an address (those have their own fields).
-_ACCOUNT_VALUE = regex.compile(
-    r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
+_PLANTED_VALUE = regex.compile(
+    r"(?P<account>\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
     r"|\b0x[0-9a-fA-F]{40}\b|\bbc1[02-9ac-hj-np-z]{25,60}\b"
-    r"|(?<![\w.,:/-])\d{8,18}(?![\w.,:/-])"
-)
-_KEY_VALUE = regex.compile(r"\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\w+) AAAA[0-9A-Za-z+/]{16,}")
-_HOST_VALUE = regex.compile(
-    r"(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
+    r"|(?<![\w.,:/-])\d{8,18}(?![\w.,:/-]))"
+    r"|(?P<key>\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\w+) AAAA[0-9A-Za-z+/]{16,})"
+    # A host inside a URL or an address is preceded by "/", "." or "@".
+    r"|(?P<host>(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
     r"(?:com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro)"
-    r"(?![\w@-]|\.\w)",
+    r"(?![\w@-]|\.\w))",
     regex.IGNORECASE,
 )
+# IGNORECASE is for hosts; an account's letters must be capitals.
+_CAPITAL_ACCOUNT = regex.compile(r"[A-Z]{2}\d{2}|0x|bc1|\d")
+#: Only a clause that sets, uses or sends something can plant a value.
+_SETS_VALUES = frozenset({"setarg", "invoke", "transmit"})
 
 
 def _planted_values(piece: str) -> Iterator[tuple[str, str]]:
     """(kind, value) for every fixed account, key or host the clause names."""
-    for match in _ACCOUNT_VALUE.finditer(piece):
-        yield "account", match.group()
-    for match in _KEY_VALUE.finditer(piece):
-        yield "key", match.group()
-    for match in _HOST_VALUE.finditer(_URL.sub(" ", piece)):
-        yield "host", match.group()
+    for match in _PLANTED_VALUE.finditer(piece):
+        kind = str(match.lastgroup)
+        value = match.group()
+        if kind != "account" or _CAPITAL_ACCOUNT.match(value):
+            yield kind, value
 
 
 # "mailbox.archive_message", "social-hub.publish_post": a server id, a dot
@@ -966,7 +968,7 @@ _QUALIFIED_NAME = regex.compile(
 
 def _qualified_names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     """``server.tool`` names whose tool part the snapshot knows, with its scope."""
-    if scope is None:
+    if scope is None or "." not in piece:
         return
     for match in _QUALIFIED_NAME.finditer(piece):
         found = scope.classify(match.group(1))

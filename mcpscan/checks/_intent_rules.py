@@ -194,12 +194,14 @@ _INSISTED = ("every", "modal", "frame", "notuser", "anyway")
 def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # "use the symbol ACME whatever the user asked for": "use" (or "send")
     # sets a value when what it uses is a value chosen against the user.
+    if clause.negated_action:
+        return None
     against_user = _against_user(clause)
     assigns = _assigns_literal(clause)
     sets_value = (
         clause.has("setarg") or (clause.has("invoke", "transmit") and against_user) or assigns
     )
-    if not sets_value or clause.negated_action:
+    if not sets_value:
         return None
     if not (clause.addressed or assigns):
         return None
@@ -253,6 +255,8 @@ def _against_user(clause: Clause) -> bool:
     holds no scope word and stays the user's choice."""
     if clause.has("notuser"):
         return True
+    if not clause.has("anyway"):
+        return False
     users = clause.spans("user", "theirchoice")
     return any(
         abs(a_start - u_start) <= _ANYWAY_REACH
@@ -432,9 +436,10 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     # "Send opt-out requests to data brokers that collect and sell
     # addresses", "list the trackers that share data with advertising
-    # networks": the tool's stated job (its first sentence) is what the user
-    # chose it for, unless it says it hides something.
-    if clause.text in scope.purpose and not clause.has("covert", "conceal"):
+    # networks": a receiver or a sale named in the tool's stated job (its
+    # first sentence) is what the user chose it for; a delay, a standing
+    # copy, a backdoor or hiding is not a job.
+    if clause.text in scope.purpose and set(marks) <= _MAY_BE_THE_JOB:
         return None
     # "... so that the answer is accurate": a purpose given for an ordinary
     # flow; it does not excuse a receiver nobody asked for.
@@ -457,6 +462,9 @@ def _third_party(clause: Clause) -> bool:
 
 
 _HANDING = frozenset({"transmit", "duplicate", "retain"})
+_MAY_BE_THE_JOB = frozenset(
+    {"bad-receiver", "commercial-use", "retained-for-others", "excess-to-receiver"}
+)
 _MIN_STATEMENT = 5
 
 #: Marks that are harmful whatever data they concern.
@@ -674,12 +682,11 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
 
 # The tool's own argument is HARD only when the planted value is one that
 # moves money, grants access or runs code: an account or wallet, an SSH
-# key, shell code chained on; or a value forced on the user (against the
-# user's choice, or kept from the user) that is an address or a payment. A
-# fixed base URL or default host "always" used stays a review.
-_SENSITIVE_PLANT = frozenset(
-    {"shell-chain", "planted-account", "planted-key", "secret-into-argument"}
-)
+# key, shell code chained on, a fixed address copied on every call; or a
+# value forced on the user (against the user's choice, or kept from the
+# user) on a payment, a secret or code. A fixed webhook or base URL "always"
+# used, or a secret read into a field, stays a review.
+_SENSITIVE_PLANT = frozenset({"shell-chain", "planted-account", "planted-key"})
 _FORCED = frozenset({"cue:notuser", "cue:conceal", "cue:covert"})
 
 
@@ -691,9 +698,7 @@ def _own_argument_hard(features: Features, clause: Clause) -> bool:
     # call is a silent copy.
     if clause.emails and clause.has("every") and "literal-destination" in found:
         return True
-    forced = bool(found & _FORCED)
-    planted_address = bool(found & {"literal-destination", "planted-host"})
-    return forced and (planted_address or clause.has("asset:payment", "sensitive", "execute"))
+    return bool(found & _FORCED) and clause.has("asset:payment", "sensitive", "execute")
 
 
 def evaluate_clause(clause: Clause, scope: ToolScope) -> Iterator[IntentHit]:
