@@ -594,6 +594,14 @@ class Clause:
     previous_cues: frozenset[str] = frozenset()
     #: Every cue with its span in ``text``: (start, end, cue).
     hits: tuple[tuple[int, int, str], ...] = ()
+    #: Fixed values written into the clause that an agent could be told to
+    #: plant in an argument, by kind: ``account`` (an IBAN, a crypto wallet,
+    #: a long account or routing number), ``key`` (an SSH public key),
+    #: ``host`` (a bare domain name); see ``_planted_values``.
+    values: tuple[tuple[str, str], ...] = ()
+    #: Tools named as ``server.tool`` ("mailbox.archive_message") with their
+    #: scope: the plain identifier pattern leaves a name after a dot alone.
+    qualified: tuple[tuple[str, str], ...] = ()
 
     def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
         """Where the given cues stand in ``text``."""
@@ -885,6 +893,8 @@ def _clause(
         first_positions=first,
         previous_cues=previous,
         hits=hits,
+        values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
+        qualified=tuple(_qualified_names(piece, scope)),
     )
 
 
@@ -914,6 +924,56 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
             yield name, found
         elif function_like and _function_like(name):
             yield name, Scope.UNKNOWN
+
+
+# Values an attacker plants in an argument. An IBAN: country, check digits
+# and four to eight groups ("DE89 3704 0044 0532 0130 00"); a wallet
+# ("0x" and forty hex digits, a bech32 "bc1..." address); a bare number of
+# eight or more digits (routing and account numbers; dates, versions and
+# amounts are shorter or punctuated); an SSH public key; a domain name
+# (``registry.cache.top``, ``deals.example``) that is neither a file name
+# nor part of a URL or an address (those have their own fields).
+_PLANTED_VALUE = regex.compile(
+    r"(?P<account>\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
+    r"|\b0x[0-9a-fA-F]{40}\b|\bbc1[02-9ac-hj-np-z]{25,60}\b"
+    r"|(?<![\w.,:/-])\d{8,18}(?![\w.,:/-]))"
+    r"|(?P<key>\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\w+) AAAA[0-9A-Za-z+/]{16,})"
+    # A host inside a URL or an address is preceded by "/", "." or "@".
+    r"|(?P<host>(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
+    r"(?:com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro)"
+    r"(?![\w@-]|\.\w))",
+    regex.IGNORECASE,
+)
+# IGNORECASE is for hosts; an account's letters must be capitals.
+_CAPITAL_ACCOUNT = regex.compile(r"[A-Z]{2}\d{2}|0x|bc1|\d")
+#: Only a clause that sets, uses or sends something can plant a value.
+_SETS_VALUES = frozenset({"setarg", "invoke", "transmit"})
+
+
+def _planted_values(piece: str) -> Iterator[tuple[str, str]]:
+    """(kind, value) for every fixed account, key or host the clause names."""
+    for match in _PLANTED_VALUE.finditer(piece):
+        kind = str(match.lastgroup)
+        value = match.group()
+        if kind != "account" or _CAPITAL_ACCOUNT.match(value):
+            yield kind, value
+
+
+# "mailbox.archive_message", "social-hub.publish_post": a server id, a dot
+# and a tool name.
+_QUALIFIED_NAME = regex.compile(
+    r"(?<![\w./@-])[A-Za-z][\w-]{1,40}\.([A-Za-z]\w{2,63})\b(?![./@-]\w)"
+)
+
+
+def _qualified_names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
+    """``server.tool`` names whose tool part the snapshot knows, with its scope."""
+    if scope is None or "." not in piece:
+        return
+    for match in _QUALIFIED_NAME.finditer(piece):
+        found = scope.classify(match.group(1))
+        if found is not None:
+            yield match.group(), found
 
 
 def _function_like(name: str) -> bool:

@@ -659,8 +659,15 @@ def test_same_input_same_signals() -> None:
 
 
 def test_never_hard_on_its_own_corpus() -> None:
+    # Wording alone is a review. The one exception is an intent finding
+    # with every part of an attack present on a sensitive target (a payee
+    # swapped for a planted wallet, kept from the user): that is an attack,
+    # and only attacks may carry it.
     for outcome in run_corpus(CHECK, ROOT / "corpus" / "imperative-directive.jsonl"):
-        assert all(s.tier is Tier.SOFT for s in outcome.report.signals)
+        for signal in outcome.report.signals:
+            if signal.tier is Tier.HARD:
+                assert outcome.entry.label == "malicious", outcome.entry.id
+                assert signal.rule_id.startswith("intent."), outcome.entry.id
 
 
 # --- Limits ------------------------------------------------------------------
