@@ -902,7 +902,7 @@ def _clause(
         caps_label=_CAPS_LABEL.search(piece) is not None,
         shell_chain=_SHELL_CHAIN.search(piece) is not None,
         field_words=_field_words(piece) if "argword" in cues else (),
-        link_cues=_link_cues(piece),
+        link_cues=_link_cues(piece, raw[end : end + _PLACEHOLDER_CHARS]),
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
@@ -957,16 +957,21 @@ def _data_link(piece: str) -> bool:
     )
 
 
-_LATIN_WORD = regex.compile(r"[A-Za-z][A-Za-z_]{2,30}")
+# A word that may name a field: not a label ("NOTE:", "Context:"), not in
+# capitals.
+_LATIN_WORD = regex.compile(r"\b[A-Za-z][A-Za-z_]{2,30}\b(?!\s*:)")
 
 
 def _field_words(piece: str) -> tuple[str, ...]:
     """The side-field words (``name:sink``) of the raw clause, in order.
 
     Read from the raw text, not the normalized one: stemming turns
-    "notes" into "not"."""
+    "notes" into "not". A label ("IMPORTANT NOTE:", "Context: ...")
+    introduces text; it names no field."""
     sinks = name_words("name:sink")
-    found = (w for w in _LATIN_WORD.findall(piece) if identifier_key(w) in sinks)
+    found = (
+        w for w in _LATIN_WORD.findall(piece) if not w.isupper() and identifier_key(w) in sinks
+    )
     return tuple(dict.fromkeys(found))
 
 
@@ -979,18 +984,26 @@ _QUERY_OR_PATH = regex.compile(r"[?#](.*)$")
 _WORD_BREAK = regex.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
 
 
-def _link_cues(piece: str) -> frozenset[str]:
+_PLACEHOLDER_CHARS = 64
+
+
+def _link_cues(piece: str, following: str = "") -> frozenset[str]:
     """What the links of a clause carry: the cues of their placeholders and
     query strings, and of placeholders used as host names.
 
     "?c={conversation_summary}" carries the conversation; "?id=123" or
-    "/items/{id}" carries nothing the lexicon names. Only clauses with a
-    brace, a dollar sign or a query are read."""
-    if not ("{" in piece or "$" in piece or "?" in piece or "<" in piece):
+    "/items/{id}" carries nothing the lexicon names. A placeholder written
+    as a tag ("?u=<USER_MESSAGES>") ends the clause where it stands, so the
+    text ``following`` a clause that ends inside a link is read too. Only
+    clauses with a link, a brace or a dollar sign are read."""
+    if not ("://" in piece or "{" in piece or "$" in piece):
         return frozenset()
     carried: list[str] = []
     addresses = [m.group(1) for m in _MARKDOWN_LINK.finditer(piece)]
     addresses += _URL.findall(piece)
+    cut = _PLACEHOLDER.match(following)
+    if cut and addresses and piece.endswith(addresses[-1]):
+        carried.append(cut.group())
     for address in addresses:
         carried += (m.group() for m in _PLACEHOLDER.finditer(address))
         query = _QUERY_OR_PATH.search(address)

@@ -256,13 +256,19 @@ def _ranks_over_user(clause: Clause) -> bool:
     tool"): "explicit arguments override what the user set in the config"
     is a precedence note about options. The user must stand where the
     loser stands: "the user's choice overrides the default" is quiet."""
-    if not clause.has("instructions", "selfref"):
+    if not clause.has("instructions", "selfref") or clause.has("deferral"):
         return False
-    claims = clause.spans("override")
+    claims = clause.spans("override") - clause.spans("substitute")
     users = clause.spans(*_OUTRANKED)
-    if any(u[0] > c[0] for c in claims for u in users):
+    if any(0 <= u[0] - c[1] <= _RANK_REACH for c in claims for u in users):
         return True
-    return any(u[1] <= r[0] for r in clause.spans("outranks") for u in users)
+    return any(0 <= r[0] - u[1] <= _RANK_REACH for r in clause.spans("outranks") for u in users)
+
+
+# How far (characters of normalized text) the outranked user may stand from
+# the claim: "take precedence over anything the user says" is close; "use
+# X (annulla ...) ... only after the user confirmed" is a later clause.
+_RANK_REACH = 48
 
 
 def _claims_beyond_substitution(clause: Clause) -> bool:
@@ -481,7 +487,8 @@ _FIELD_DATA = ("userdata", "sensitive", "secretstore")
 
 
 def _commanded(clause: Clause) -> bool:
-    return clause.imperative or clause.has("setarg", "transmit", "collect", "duplicate")
+    """Put to the agent as a command or naming a way to move data."""
+    return clause.addressed or clause.has("setarg", "transmit", "collect", "duplicate")
 
 
 # -- user manipulation --------------------------------------------------------
