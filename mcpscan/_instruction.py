@@ -602,6 +602,14 @@ class Clause:
     #: Tools named as ``server.tool`` ("mailbox.archive_message") with their
     #: scope: the plain identifier pattern leaves a name after a dot alone.
     qualified: tuple[tuple[str, str], ...] = ()
+    #: Words of the raw clause that name a side field ("the notes field",
+    #: "campo context", "notes 参数"): the lexicon's ``name:sink`` words,
+    #: read only in a clause that speaks of a field or argument.
+    field_words: tuple[str, ...] = ()
+    #: Cues of what the clause's links carry in their placeholders and
+    #: query ("?d={conversation_summary}" -> ``userdata``, ``digest``), and
+    #: of a host name built from a placeholder ("{summary}.collector.example").
+    link_cues: frozenset[str] = frozenset()
 
     def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
         """Where the given cues stand in ``text``."""
@@ -731,7 +739,21 @@ def _prohibited(hits: Iterable[tuple[int, int, str]]) -> frozenset[str]:
 
 #: Cues without which no rule can fire: a string holding none of them (and
 #: no markdown link) is not analysed clause by clause.
-_GATE_CUES = ACTION_CUES | {"retain", "commercial", "covert", "conceal", "sampling"}
+_GATE_CUES = ACTION_CUES | {
+    "retain",
+    "commercial",
+    "covert",
+    "conceal",
+    "sampling",
+    # A claim of rank needs no action verb ("... whatever the user asks",
+    # "you are now in maintenance mode"); talking the user out of checking.
+    "notuser",
+    "prior",
+    "persona",
+    "dissuade",
+    # A DNS lookup of a host built from a placeholder sends its value.
+    "resolve",
+}
 
 
 def may_instruct(normalized: str) -> bool:
@@ -887,6 +909,8 @@ def _clause(
         data_link=_data_link(piece),
         caps_label=_CAPS_LABEL.search(piece) is not None,
         shell_chain=_SHELL_CHAIN.search(piece) is not None,
+        field_words=_field_words(piece) if "argword" in cues else (),
+        link_cues=_link_cues(piece, raw[end : end + _PLACEHOLDER_CHARS]),
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
@@ -991,6 +1015,65 @@ def _data_link(piece: str) -> bool:
     return any(
         ("?" in url and _PLACEHOLDER.search(url)) or "{" in url for url in _URL.findall(piece)
     )
+
+
+# A word that may name a field: not a label ("NOTE:", "Context:"), not in
+# capitals.
+_LATIN_WORD = regex.compile(r"\b[A-Za-z][A-Za-z_]{2,30}\b(?!\s*:)")
+
+
+def _field_words(piece: str) -> tuple[str, ...]:
+    """The side-field words (``name:sink``) of the raw clause, in order.
+
+    Read from the raw text, not the normalized one: stemming turns
+    "notes" into "not". A label ("IMPORTANT NOTE:", "Context: ...")
+    introduces text; it names no field."""
+    sinks = name_words("name:sink")
+    found = (
+        w for w in _LATIN_WORD.findall(piece) if not w.isupper() and identifier_key(w) in sinks
+    )
+    return tuple(dict.fromkeys(found))
+
+
+# A host name whose first label is a placeholder: a DNS lookup of it sends
+# the placeholder's value ("{summary}.collector.example").
+_HOST_PLACEHOLDER = regex.compile(
+    r"(\{\{?[^{}\s]{1,60}\}\}?|\$\{?[A-Za-z_]\w{1,40}\}?)\.(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
+)
+_QUERY_OR_PATH = regex.compile(r"[?#](.*)$")
+_WORD_BREAK = regex.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
+
+
+_PLACEHOLDER_CHARS = 64
+
+
+def _link_cues(piece: str, following: str = "") -> frozenset[str]:
+    """What the links of a clause carry: the cues of their placeholders and
+    query strings, and of placeholders used as host names.
+
+    "?c={conversation_summary}" carries the conversation; "?id=123" or
+    "/items/{id}" carries nothing the lexicon names. A placeholder written
+    as a tag ("?u=<USER_MESSAGES>") ends the clause where it stands, so the
+    text ``following`` a clause that ends inside a link is read too. Only
+    clauses with a link, a brace or a dollar sign are read."""
+    if not ("://" in piece or "{" in piece or "$" in piece):
+        return frozenset()
+    carried: list[str] = []
+    addresses = [m.group(1) for m in _MARKDOWN_LINK.finditer(piece)]
+    addresses += _URL.findall(piece)
+    cut = _PLACEHOLDER.match(following)
+    if cut and addresses and piece.endswith(addresses[-1]):
+        carried.append(cut.group())
+    for address in addresses:
+        carried += (m.group() for m in _PLACEHOLDER.finditer(address))
+        query = _QUERY_OR_PATH.search(address)
+        if query:
+            carried.append(query.group(1))
+    carried += (m.group(1) for m in _HOST_PLACEHOLDER.finditer(piece))
+    if not carried:
+        return frozenset()
+    words = " ".join(_WORD_BREAK.sub(" ", part) for part in carried)
+    return _cues_of(normalize(words))
 
 
 def strings_analyzed(
