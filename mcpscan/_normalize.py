@@ -31,7 +31,14 @@ from collections.abc import Callable, Mapping
 
 import regex
 
-__all__ = ["bounded", "confusable_skeleton", "is_invisible", "normalize", "normalize_bounded"]
+__all__ = [
+    "bounded",
+    "confusable_skeleton",
+    "is_invisible",
+    "normalize",
+    "normalize_anchored",
+    "normalize_bounded",
+]
 
 # Default_Ignorable_Code_Point covers zero-width characters, joiners, Hangul
 # fillers, variation selectors and the tag block; Cf adds the remaining
@@ -290,7 +297,11 @@ def _piece_end(text: str, start: int) -> tuple[int, bool]:
 
 
 def bounded(
-    text: str, limit: int, transform: Callable[[str], str], word_sep: str
+    text: str,
+    limit: int,
+    transform: Callable[[str], str],
+    word_sep: str,
+    anchors: list[tuple[int, int]] | None = None,
 ) -> tuple[str, bool]:
     """``transform(text)`` cut to ``limit`` characters, and whether it was cut.
 
@@ -299,13 +310,15 @@ def bounded(
     18 (U+FDFA), and a million of them must not become 18 million characters
     of work and memory. ``word_sep`` joins pieces cut at whitespace (" " for
     a transform that strips the whitespace at the ends of its input, "" for
-    one that keeps it).
+    one that keeps it). ``anchors``, when given, receives ``(raw offset,
+    output offset)`` of every piece that starts after a cut at whitespace.
     """
     if len(text) <= _PIECE or text.isascii():
         out = transform(text)
         return (out, False) if len(out) <= limit else (out[:limit], True)
     pieces: list[str] = []
     size = 0
+    written = 0  # characters in ``pieces``
     start = 0
     after_space = True  # whether the previous piece was cut at whitespace
     while start < len(text):
@@ -313,8 +326,13 @@ def bounded(
         piece = transform(text[start:end])
         if piece:
             if pieces:
-                pieces.append(word_sep if after_space else "")
+                separator = word_sep if after_space else ""
+                pieces.append(separator)
+                written += len(separator)
+            if anchors is not None and after_space:
+                anchors.append((start, written))
             pieces.append(piece)
+            written += len(piece)
             size += len(piece) + 1
         after_space = at_space
         start = end
@@ -329,3 +347,56 @@ def normalize_bounded(text: str, limit: int) -> tuple[str, bool]:
     """``normalize(text)`` cut to at most ``limit`` characters, and whether
     it was cut; the work is bounded by ``limit`` as well as by the text."""
     return bounded(text, limit, normalize, " ")
+
+
+#: ``(raw offset, normalized offset)`` pairs where a text and its normalized
+#: form can be cut and still correspond (see ``normalize_anchored``).
+Anchors = tuple[tuple[int, int], ...]
+
+
+def normalize_anchored(text: str, limit: int) -> tuple[str, bool, Anchors]:
+    """``normalize_bounded(text, limit)`` and the places where the raw text
+    and its normalized form line up.
+
+    A long text is normalized in pieces cut at whitespace, which normalize
+    exactly like the whole (every step works within words); the offsets of
+    those cuts in both texts let a quote place a normalized match in the
+    raw text by aligning one piece instead of a megabyte. The normalized
+    text is the same as ``normalize_bounded`` gives.
+    """
+    if len(text) <= _PIECE:
+        out, cut = normalize_bounded(text, limit)
+        return out, cut, ()
+    if not text.isascii():
+        found: list[tuple[int, int]] = []
+        out, cut = bounded(text, limit, normalize, " ", found)
+        return out, cut, tuple((r, n) for r, n in found if n < len(out))
+    return _ascii_anchored(text, limit)
+
+
+def _ascii_anchored(text: str, limit: int) -> tuple[str, bool, Anchors]:
+    """ASCII text, which ``normalize_bounded`` normalizes whole: the same
+    result from pieces when every cut falls at whitespace (otherwise the
+    whole text at once, and no anchors)."""
+    pieces: list[str] = []
+    found: list[tuple[int, int]] = []
+    size = 0
+    start = 0
+    while start < len(text):
+        end, at_space = _piece_end(text, start)
+        if not at_space:
+            out, cut = normalize_bounded(text, limit)
+            return out, cut, ()
+        piece = normalize(text[start:end])
+        if piece:
+            if pieces:
+                size += 1
+            found.append((start, size))
+            pieces.append(piece)
+            size += len(piece)
+        start = end
+    out = " ".join(pieces)
+    if len(out) > limit:
+        out = out[:limit]
+        return out, True, tuple((r, n) for r, n in found if n < limit)
+    return out, False, tuple(found)

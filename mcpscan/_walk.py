@@ -21,7 +21,7 @@ from ._config import Config
 from ._evidence import widen_outside_secrets
 from ._frozen import FrozenList
 from ._model import CappedEntry, ScanError, Tool
-from ._normalize import normalize, normalize_bounded
+from ._normalize import Anchors, normalize, normalize_anchored
 from ._secrets import SecretMatch, SecretScan, scan_secrets_counted
 
 __all__ = ["LocatedString", "Quote", "ToolView", "view_tool"]
@@ -226,6 +226,12 @@ class LocatedString:
     _aligned: tuple[_Alignment | None] | None = attrs.field(
         default=None, init=False, eq=False, repr=False
     )
+    #: Where ``raw`` and ``normalized`` line up (``normalize_anchored``):
+    #: a quote aligns the words of one piece between two anchors.
+    anchors: Anchors = attrs.field(default=(), eq=False, repr=False)
+    _pieces_aligned: dict[tuple[int, int], _Alignment | None] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
 
     def secrets(self, max_candidates: int | None = None) -> tuple[list[SecretMatch], bool]:
         """``scan_secrets(raw, max_candidates)``, answered by the first
@@ -247,11 +253,40 @@ class LocatedString:
         if self.raw.isascii() and self.raw.lower() == self.normalized:
             # Identity up to case: offsets carry over unchanged.
             return (start, end) if 0 <= start < end <= len(self.raw) else None
+        if self.anchors:
+            span = self._span_in_pieces(start, end)
+            if span is not None:
+                return span
         aligned = self._aligned
         if aligned is None:
             aligned = (_align(self.raw, self.normalized),)
             object.__setattr__(self, "_aligned", aligned)
         return _aligned_span(self.raw, aligned[0], len(self.normalized), start, end)
+
+    def _span_in_pieces(self, start: int, end: int) -> tuple[int, int] | None:
+        """``span_of`` from the words of the pieces around the match alone
+        (``None`` when they do not line up: the caller aligns everything)."""
+        if not 0 <= start < end <= len(self.normalized):
+            return None
+        marks = [normalized for _raw, normalized in self.anchors]
+        first = bisect.bisect_right(marks, start) - 1
+        last = bisect.bisect_right(marks, end - 1)
+        raw_lo, norm_lo = self.anchors[first] if first >= 0 else (0, 0)
+        if last < len(self.anchors):
+            raw_hi, norm_hi = self.anchors[last]
+            norm_hi -= 1  # the space that joins the pieces
+        else:
+            raw_hi, norm_hi = len(self.raw), len(self.normalized)
+        key = (first, last)
+        if key not in self._pieces_aligned:
+            self._pieces_aligned[key] = _align(
+                self.raw[raw_lo:raw_hi], self.normalized[norm_lo:norm_hi]
+            )
+        aligned = self._pieces_aligned[key]
+        span = _aligned_span(
+            self.raw[raw_lo:raw_hi], aligned, norm_hi - norm_lo, start - norm_lo, end - norm_lo
+        )
+        return None if span is None else (span[0] + raw_lo, span[1] + raw_lo)
 
     def quote(self, start: int, end: int, width: int = QUOTE_CHARS) -> Quote:
         """What a check shows of ``normalized[start:end]``: the original text
@@ -376,7 +411,7 @@ class _Walker:
             text = text[:limit]
         self.total_chars += len(text)
         limit = _MAX_GROWTH * len(text) + _NORMALIZED_SLACK
-        normalized, cut = normalize_bounded(text, limit)
+        normalized, cut, anchors = normalize_anchored(text, limit)
         if cut:
             self.cap(
                 "max_normalized_chars",
@@ -392,6 +427,7 @@ class _Walker:
                 normalized=normalized,
                 is_key=is_key,
                 truncated=truncated,
+                anchors=anchors,
             )
         )
 

@@ -17,7 +17,7 @@ import pytest
 
 import mcpscan
 from mcpscan import _secrets
-from mcpscan._normalize import normalize
+from mcpscan._normalize import normalize, normalize_anchored, normalize_bounded
 from mcpscan._secrets import find_secret_spans, scan_secrets
 from mcpscan._walk import LocatedString, raw_span
 
@@ -93,3 +93,47 @@ def test_a_long_string_is_scanned_for_secrets_once(monkeypatch: pytest.MonkeyPat
     report = mcpscan.scan({"name": "notes", "description": body})
     assert {s.check_id for s in report.signals} >= {"embedded-secret", "imperative-directive"}
     assert len(seen) == 1
+
+
+# -- anchored normalization: a quote aligns one piece, not the whole text ------
+
+
+def _long_text(ascii_only: bool, seed: int = 3) -> str:
+    rng = random.Random(seed)
+    words = ["Read", "the", "file", "don't", "instructions", "collector.example-attacker.net,"]
+    words += [] if ascii_only else ["Größe", "ｆｕｌｌ", "İptal", "pаypal", "送信", "x\u200by"]
+    lines = [" ".join(rng.choice(words) for _ in range(rng.randrange(3, 30))) for _ in range(4000)]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_anchored_normalization_is_the_bounded_normalization(ascii_only: bool) -> None:
+    raw = _long_text(ascii_only)
+    for limit in (10**9, len(raw) // 2, 1000):
+        normalized, cut, anchors = normalize_anchored(raw, limit)
+        assert (normalized, cut) == normalize_bounded(raw, limit)
+        assert anchors, "a long text is cut into pieces"
+        for raw_at, normalized_at in anchors:
+            # Each anchor follows whitespace in both texts.
+            assert raw_at == 0 or raw[raw_at - 1].isspace()
+            assert normalized_at == 0 or normalized[normalized_at - 1] == " "
+
+
+def test_text_with_no_whitespace_to_cut_at_has_no_anchors() -> None:
+    raw = "a" * 100_000
+    normalized, cut, anchors = normalize_anchored(raw, 10**9)
+    assert (normalized, cut, anchors) == (*normalize_bounded(raw, 10**9), ())
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_a_span_placed_from_its_piece_is_the_span_of_the_whole_alignment(
+    ascii_only: bool,
+) -> None:
+    raw = _long_text(ascii_only)
+    normalized, _cut, anchors = normalize_anchored(raw, 10**9)
+    text = LocatedString("d", "d", "d", raw, normalized, anchors=anchors)
+    rng = random.Random(5)
+    for _ in range(400):
+        start = rng.randrange(len(normalized) - 1)
+        end = min(len(normalized), start + rng.randrange(1, 80))
+        assert text.span_of(start, end) == raw_span(raw, normalized, start, end)

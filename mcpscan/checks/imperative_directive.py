@@ -41,7 +41,15 @@ import attrs
 import regex
 
 from .._check import Context
-from .._instruction import ACTION_CUES, Clause, ToolScope, analyze, may_instruct, tool_scope
+from .._instruction import (
+    ACTION_CUES,
+    Clause,
+    ToolScope,
+    distinct_clauses,
+    may_fire,
+    may_instruct,
+    tool_scope,
+)
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
@@ -422,7 +430,9 @@ class ImperativeDirectiveCheck:
         one signal per rule, at its most confident clause."""
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
-        for clause in analyze(raw, scope):
+        for clause in distinct_clauses(raw, scope):
+            if not may_fire(clause):
+                continue
             for hit in _intent_rules.evaluate_clause(clause, scope):
                 score = _intent_rules.confidence(hit)
                 # A quoted or example attack is a mention: never hard.
