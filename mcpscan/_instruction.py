@@ -783,10 +783,10 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     previous: frozenset[str] = frozenset()
     seen: dict[str, Clause] = {}
     for start, end in split_clauses(raw):
-        piece = raw[start:end]
-        known = seen.get(piece)
+        key = _record_key(raw, start, end)
+        known = seen.get(key)
         if known is None:
-            clause = seen[piece] = _clause(raw, start, end, scope, previous)
+            clause = seen[key] = _clause(raw, start, end, scope, previous)
         else:
             clause = _moved(known, start, end, previous)
         clauses.append(clause)
@@ -795,29 +795,35 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 
 
 def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Clause]:
-    """The records of ``analyze(raw, scope)`` that differ in more than their
-    span, each at its first place.
+    """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
+    and differ in more than their span, each at its first place.
 
     A rule's answer depends on a record's words and the cues before it, not
     on where it stands: a caller that keeps the first of equal answers (the
     intent rules keep the most confident place of each rule, the first of
     ties) loses nothing by skipping a clause repeated after the same cues,
-    and a megabyte of real text repeats some ten thousand of them.
+    and a megabyte of real text repeats some ten thousand of them. A clause
+    that cannot fire is read only as far as its cues (the next clause's
+    ``previous_cues``): names, addresses and values are not extracted.
     """
     previous: frozenset[str] = frozenset()
-    records: dict[str, Clause] = {}
+    records: dict[str, Clause | frozenset[str]] = {}
     places: set[tuple[str, frozenset[str]]] = set()
     for start, end in split_clauses(raw):
-        piece = raw[start:end]
-        known = records.get(piece)
+        key = _record_key(raw, start, end)
+        known = records.get(key)
         if known is None:
-            known = records[piece] = _clause(raw, start, end, scope, previous)
-            places.add((piece, previous))
-            yield known
-        elif (piece, previous) not in places:
-            places.add((piece, previous))
+            read = _read_cues(raw[start:end])
+            if _may_fire(read.cues, read.text):
+                known = records[key] = _clause(raw, start, end, scope, previous, read=read)
+                places.add((key, previous))
+                yield known
+            else:
+                known = records[key] = read.cues
+        elif isinstance(known, Clause) and (key, previous) not in places:
+            places.add((key, previous))
             yield _moved(known, start, end, previous)
-        previous = known.cues
+        previous = known if isinstance(known, frozenset) else known.cues
 
 
 def may_fire(clause: Clause) -> bool:
@@ -825,7 +831,22 @@ def may_fire(clause: Clause) -> bool:
     one of the cues every rule needs, or a markdown link (``may_instruct``,
     clause by clause). Prose around the requests (most of a real
     description) is skipped on this test."""
-    return not clause.cues.isdisjoint(_GATE_CUES) or "](" in clause.text
+    return _may_fire(clause.cues, clause.text)
+
+
+def _may_fire(cues: frozenset[str], text: str) -> bool:
+    return not cues.isdisjoint(_GATE_CUES) or "](" in text
+
+
+def _record_key(raw: str, start: int, end: int) -> str:
+    """What a clause record depends on besides the cues before it: its
+    words, and for a clause holding a link the text right after it (a
+    placeholder written as a tag ends the clause inside the link; see
+    ``_link_cues``)."""
+    piece = raw[start:end]
+    if "://" in piece:
+        return piece + "\x00" + raw[end : end + _PLACEHOLDER_CHARS]
+    return piece
 
 
 def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Clause:
@@ -902,10 +923,19 @@ def _mask_identifiers(text: str) -> str:
 _HITS_PER_CUE = 16
 
 
-def _clause(
-    raw: str, start: int, end: int, scope: ToolScope | None, previous: frozenset[str]
-) -> Clause:
-    piece = raw[start:end]
+@attrs.frozen(slots=True)
+class _CueRead:
+    """The first, cheap part of a clause record: its normalized text and
+    the cues found in it (enough to tell whether any rule may fire)."""
+
+    text: str
+    cues: frozenset[str]
+    hits: tuple[tuple[int, int, str], ...]
+    first: dict[str, int]
+    by_position: dict[int, set[str]]
+
+
+def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
     cues: set[str] = set()
     first: dict[str, int] = {}
@@ -922,10 +952,25 @@ def _clause(
         if per_cue.get(cue, 0) < _HITS_PER_CUE:
             per_cue[cue] = per_cue.get(cue, 0) + 1
             kept.append(hit)
-    hits = tuple(kept)
-    imperative, negated = _imperative(text, by_position)
+    return _CueRead(text, frozenset(cues), tuple(kept), first, by_position)
+
+
+def _clause(
+    raw: str,
+    start: int,
+    end: int,
+    scope: ToolScope | None,
+    previous: frozenset[str],
+    *,
+    read: _CueRead | None = None,
+) -> Clause:
+    piece = raw[start:end]
+    if read is None:
+        read = _read_cues(piece)
+    text, cues, hits = read.text, read.cues, read.hits
+    imperative, negated = _imperative(text, read.by_position)
     if not negated and "prohibition" in cues:
-        negated = _prohibited(kept)
+        negated = _prohibited(list(hits))
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)
     addressed = (
@@ -939,7 +984,7 @@ def _clause(
         start=start,
         end=end,
         text=text,
-        cues=frozenset(cues),
+        cues=cues,
         addressed=addressed,
         imperative=imperative or "imperative" in cues,
         names=tuple(_names(piece, scope)),
@@ -954,7 +999,7 @@ def _clause(
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
-        first_positions=first,
+        first_positions=read.first,
         previous_cues=previous,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
