@@ -412,13 +412,18 @@ class Scope:
 
 @attrs.frozen
 class ToolScope:
-    """The names the scanned tool owns and the names others own."""
+    """The names the scanned tool owns, and a shared index of every
+    server's names to tell which names are others'.
+
+    Built once per scanned tool; the index is built once per snapshot, so
+    a registry of 100,000 tools costs each tool a look-up, not a pass over
+    every other tool's name."""
 
     own_tool: str
     own_params: frozenset[str]
     same_server_tools: frozenset[str]
-    other_tools: Mapping[str, str]  # key -> display name
-    other_params: frozenset[str]
+    server: str | None
+    names: _SnapshotNames = attrs.field(eq=False, repr=False)
     purpose: str  # normalized name, title and first sentence of the description
     purpose_cues: frozenset[str] = frozenset()
     #: Cues of the name and title alone (for the first clause, which is
@@ -439,11 +444,23 @@ class ToolScope:
             return Scope.OWN_PARAM
         if key in self.same_server_tools:
             return Scope.SAME_SERVER_TOOL
-        if key in self.other_tools:
+        if self._other_tool(key):
             return Scope.OTHER_TOOL
-        if key in self.other_params:
+        if self._other_param(key):
             return Scope.OTHER_PARAM
         return None
+
+    def _other_tool(self, key: str) -> bool:
+        """A tool name held by another server only: a name this server
+        also holds is neither its own nor another's."""
+        servers = self.names.key_servers.get(key, frozenset())
+        return bool(servers) and self.server not in servers and key != self.own_tool
+
+    def _other_param(self, key: str) -> bool:
+        if len(key) < _MIN_PARAM_KEY or key in self.own_params:
+            return False
+        servers = self.names.param_servers.get(key, frozenset())
+        return bool(servers - {self.server})
 
     def described(self, word: str) -> str | None:
         """A tool named by what it is ("the email tool", "the evaluate
@@ -455,8 +472,8 @@ class ToolScope:
             return None
         if any(key in sibling for sibling in self.same_server_tools):
             return None
-        for display in self.other_tools.values():
-            if key in _split_name(display).casefold().split():
+        for tool_key in self.names.word_keys.get(key, ()):
+            if self._other_tool(tool_key):
                 return Scope.OTHER_TOOL
         return None
 
@@ -476,26 +493,40 @@ def _property_names(schema: object) -> Iterator[str]:
 
 @attrs.frozen
 class _SnapshotNames:
+    """Every server's names, indexed once per snapshot.
+
+    ``key_servers``: a tool name's key -> the servers holding it.
+    ``param_servers``: a parameter name's key -> the servers whose tools
+    take it. ``word_keys``: a word of a tool's display name (the first
+    spelling seen of its key) -> the keys whose name holds it."""
+
     by_server: Mapping[str | None, frozenset[str]]
-    display: Mapping[str, str]
-    params_by_server: Mapping[str | None, frozenset[str]]
+    key_servers: Mapping[str, frozenset[str | None]]
+    param_servers: Mapping[str, frozenset[str | None]]
+    word_keys: Mapping[str, tuple[str, ...]]
 
 
 def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
     by_server: dict[str | None, set[str]] = {}
-    params: dict[str | None, set[str]] = {}
+    key_servers: dict[str, set[str | None]] = {}
+    param_servers: dict[str, set[str | None]] = {}
     display: dict[str, str] = {}
     for tool in snapshot.tools():
         key = identifier_key(tool.name)
         by_server.setdefault(tool.server, set()).add(key)
+        key_servers.setdefault(key, set()).add(tool.server)
         display.setdefault(key, tool.name)
-        params.setdefault(tool.server, set()).update(
-            identifier_key(p) for p in _property_names(tool.input_schema)
-        )
+        for param in _property_names(tool.input_schema):
+            param_servers.setdefault(identifier_key(param), set()).add(tool.server)
+    word_keys: dict[str, list[str]] = {}
+    for key, name in display.items():
+        for word in dict.fromkeys(_split_name(name).casefold().split()):
+            word_keys.setdefault(word, []).append(key)
     return _SnapshotNames(
         by_server={s: frozenset(v) for s, v in by_server.items()},
-        display=display,
-        params_by_server={s: frozenset(v) for s, v in params.items()},
+        key_servers={k: frozenset(v) for k, v in key_servers.items()},
+        param_servers={k: frozenset(v) for k, v in param_servers.items()},
+        word_keys={w: tuple(v) for w, v in word_keys.items()},
     )
 
 
@@ -506,28 +537,25 @@ _MIN_DESCRIBED_KEY = 4
 
 
 def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
-    """The scanned tool's own names and every other server's, for ``classify``."""
-    names = snapshot.index("instruction-names-v1", _snapshot_names)
-    same = names.by_server.get(tool.server, frozenset())
-    others: dict[str, str] = {}
-    other_params: set[str] = set()
-    for server, keys in names.by_server.items():
-        if server == tool.server:
-            continue
-        for key in keys:
-            others.setdefault(key, names.display[key])
-        other_params.update(names.params_by_server.get(server, frozenset()))
+    """The scanned tool's own names and the snapshot's index of every
+    server's, for ``classify``."""
+    names = snapshot.index("instruction-names-v2", _snapshot_names)
+    own = identifier_key(tool.name)
+    same = frozenset(
+        key
+        for key in names.by_server.get(tool.server, frozenset())
+        if key != own and names.key_servers[key] == {tool.server}
+    )
     own_params = frozenset(
         key for key in map(identifier_key, _property_names(tool.input_schema)) if key
     )
-    own = identifier_key(tool.name)
     purpose = _purpose(tool)
     return ToolScope(
         own_tool=own,
         own_params=own_params,
-        same_server_tools=frozenset(k for k in same if k != own and k not in others),
-        other_tools={k: v for k, v in others.items() if k != own and k not in same},
-        other_params=frozenset(p for p in other_params - own_params if len(p) >= _MIN_PARAM_KEY),
+        same_server_tools=same,
+        server=tool.server,
+        names=names,
         purpose=purpose,
         purpose_cues=_cues_of(purpose),
         name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
