@@ -412,13 +412,18 @@ class Scope:
 
 @attrs.frozen
 class ToolScope:
-    """The names the scanned tool owns and the names others own."""
+    """The names the scanned tool owns, and a shared index of every
+    server's names to tell which names are others'.
+
+    Built once per scanned tool; the index is built once per snapshot, so
+    a registry of 100,000 tools costs each tool a look-up, not a pass over
+    every other tool's name."""
 
     own_tool: str
     own_params: frozenset[str]
     same_server_tools: frozenset[str]
-    other_tools: Mapping[str, str]  # key -> display name
-    other_params: frozenset[str]
+    server: str | None
+    names: _SnapshotNames = attrs.field(eq=False, repr=False)
     purpose: str  # normalized name, title and first sentence of the description
     purpose_cues: frozenset[str] = frozenset()
     #: Cues of the name and title alone (for the first clause, which is
@@ -439,11 +444,23 @@ class ToolScope:
             return Scope.OWN_PARAM
         if key in self.same_server_tools:
             return Scope.SAME_SERVER_TOOL
-        if key in self.other_tools:
+        if self._other_tool(key):
             return Scope.OTHER_TOOL
-        if key in self.other_params:
+        if self._other_param(key):
             return Scope.OTHER_PARAM
         return None
+
+    def _other_tool(self, key: str) -> bool:
+        """A tool name held by another server only: a name this server
+        also holds is neither its own nor another's."""
+        servers = self.names.key_servers.get(key, frozenset())
+        return bool(servers) and self.server not in servers and key != self.own_tool
+
+    def _other_param(self, key: str) -> bool:
+        if len(key) < _MIN_PARAM_KEY or key in self.own_params:
+            return False
+        servers = self.names.param_servers.get(key, frozenset())
+        return bool(servers - {self.server})
 
     def described(self, word: str) -> str | None:
         """A tool named by what it is ("the email tool", "the evaluate
@@ -455,8 +472,8 @@ class ToolScope:
             return None
         if any(key in sibling for sibling in self.same_server_tools):
             return None
-        for display in self.other_tools.values():
-            if key in _split_name(display).casefold().split():
+        for tool_key in self.names.word_keys.get(key, ()):
+            if self._other_tool(tool_key):
                 return Scope.OTHER_TOOL
         return None
 
@@ -476,26 +493,40 @@ def _property_names(schema: object) -> Iterator[str]:
 
 @attrs.frozen
 class _SnapshotNames:
+    """Every server's names, indexed once per snapshot.
+
+    ``key_servers``: a tool name's key -> the servers holding it.
+    ``param_servers``: a parameter name's key -> the servers whose tools
+    take it. ``word_keys``: a word of a tool's display name (the first
+    spelling seen of its key) -> the keys whose name holds it."""
+
     by_server: Mapping[str | None, frozenset[str]]
-    display: Mapping[str, str]
-    params_by_server: Mapping[str | None, frozenset[str]]
+    key_servers: Mapping[str, frozenset[str | None]]
+    param_servers: Mapping[str, frozenset[str | None]]
+    word_keys: Mapping[str, tuple[str, ...]]
 
 
 def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
     by_server: dict[str | None, set[str]] = {}
-    params: dict[str | None, set[str]] = {}
+    key_servers: dict[str, set[str | None]] = {}
+    param_servers: dict[str, set[str | None]] = {}
     display: dict[str, str] = {}
     for tool in snapshot.tools():
         key = identifier_key(tool.name)
         by_server.setdefault(tool.server, set()).add(key)
+        key_servers.setdefault(key, set()).add(tool.server)
         display.setdefault(key, tool.name)
-        params.setdefault(tool.server, set()).update(
-            identifier_key(p) for p in _property_names(tool.input_schema)
-        )
+        for param in _property_names(tool.input_schema):
+            param_servers.setdefault(identifier_key(param), set()).add(tool.server)
+    word_keys: dict[str, list[str]] = {}
+    for key, name in display.items():
+        for word in dict.fromkeys(_split_name(name).casefold().split()):
+            word_keys.setdefault(word, []).append(key)
     return _SnapshotNames(
         by_server={s: frozenset(v) for s, v in by_server.items()},
-        display=display,
-        params_by_server={s: frozenset(v) for s, v in params.items()},
+        key_servers={k: frozenset(v) for k, v in key_servers.items()},
+        param_servers={k: frozenset(v) for k, v in param_servers.items()},
+        word_keys={w: tuple(v) for w, v in word_keys.items()},
     )
 
 
@@ -506,28 +537,25 @@ _MIN_DESCRIBED_KEY = 4
 
 
 def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
-    """The scanned tool's own names and every other server's, for ``classify``."""
-    names = snapshot.index("instruction-names-v1", _snapshot_names)
-    same = names.by_server.get(tool.server, frozenset())
-    others: dict[str, str] = {}
-    other_params: set[str] = set()
-    for server, keys in names.by_server.items():
-        if server == tool.server:
-            continue
-        for key in keys:
-            others.setdefault(key, names.display[key])
-        other_params.update(names.params_by_server.get(server, frozenset()))
+    """The scanned tool's own names and the snapshot's index of every
+    server's, for ``classify``."""
+    names = snapshot.index("instruction-names-v2", _snapshot_names)
+    own = identifier_key(tool.name)
+    same = frozenset(
+        key
+        for key in names.by_server.get(tool.server, frozenset())
+        if key != own and names.key_servers[key] == {tool.server}
+    )
     own_params = frozenset(
         key for key in map(identifier_key, _property_names(tool.input_schema)) if key
     )
-    own = identifier_key(tool.name)
     purpose = _purpose(tool)
     return ToolScope(
         own_tool=own,
         own_params=own_params,
-        same_server_tools=frozenset(k for k in same if k != own and k not in others),
-        other_tools={k: v for k, v in others.items() if k != own and k not in same},
-        other_params=frozenset(p for p in other_params - own_params if len(p) >= _MIN_PARAM_KEY),
+        same_server_tools=same,
+        server=tool.server,
+        names=names,
         purpose=purpose,
         purpose_cues=_cues_of(purpose),
         name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
@@ -783,10 +811,10 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     previous: frozenset[str] = frozenset()
     seen: dict[str, Clause] = {}
     for start, end in split_clauses(raw):
-        piece = raw[start:end]
-        known = seen.get(piece)
+        key = _record_key(raw, start, end)
+        known = seen.get(key)
         if known is None:
-            clause = seen[piece] = _clause(raw, start, end, scope, previous)
+            clause = seen[key] = _clause(raw, start, end, scope, previous)
         else:
             clause = _moved(known, start, end, previous)
         clauses.append(clause)
@@ -795,29 +823,35 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
 
 
 def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Clause]:
-    """The records of ``analyze(raw, scope)`` that differ in more than their
-    span, each at its first place.
+    """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
+    and differ in more than their span, each at its first place.
 
     A rule's answer depends on a record's words and the cues before it, not
     on where it stands: a caller that keeps the first of equal answers (the
     intent rules keep the most confident place of each rule, the first of
     ties) loses nothing by skipping a clause repeated after the same cues,
-    and a megabyte of real text repeats some ten thousand of them.
+    and a megabyte of real text repeats some ten thousand of them. A clause
+    that cannot fire is read only as far as its cues (the next clause's
+    ``previous_cues``): names, addresses and values are not extracted.
     """
     previous: frozenset[str] = frozenset()
-    records: dict[str, Clause] = {}
+    records: dict[str, Clause | frozenset[str]] = {}
     places: set[tuple[str, frozenset[str]]] = set()
     for start, end in split_clauses(raw):
-        piece = raw[start:end]
-        known = records.get(piece)
+        key = _record_key(raw, start, end)
+        known = records.get(key)
         if known is None:
-            known = records[piece] = _clause(raw, start, end, scope, previous)
-            places.add((piece, previous))
-            yield known
-        elif (piece, previous) not in places:
-            places.add((piece, previous))
+            read = _read_cues(raw[start:end])
+            if _may_fire(read.cues, read.text):
+                known = records[key] = _clause(raw, start, end, scope, previous, read=read)
+                places.add((key, previous))
+                yield known
+            else:
+                known = records[key] = read.cues
+        elif isinstance(known, Clause) and (key, previous) not in places:
+            places.add((key, previous))
             yield _moved(known, start, end, previous)
-        previous = known.cues
+        previous = known if isinstance(known, frozenset) else known.cues
 
 
 def may_fire(clause: Clause) -> bool:
@@ -825,7 +859,22 @@ def may_fire(clause: Clause) -> bool:
     one of the cues every rule needs, or a markdown link (``may_instruct``,
     clause by clause). Prose around the requests (most of a real
     description) is skipped on this test."""
-    return not clause.cues.isdisjoint(_GATE_CUES) or "](" in clause.text
+    return _may_fire(clause.cues, clause.text)
+
+
+def _may_fire(cues: frozenset[str], text: str) -> bool:
+    return not cues.isdisjoint(_GATE_CUES) or "](" in text
+
+
+def _record_key(raw: str, start: int, end: int) -> str:
+    """What a clause record depends on besides the cues before it: its
+    words, and for a clause holding a link the text right after it (a
+    placeholder written as a tag ends the clause inside the link; see
+    ``_link_cues``)."""
+    piece = raw[start:end]
+    if "://" in piece:
+        return piece + "\x00" + raw[end : end + _PLACEHOLDER_CHARS]
+    return piece
 
 
 def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Clause:
@@ -902,10 +951,19 @@ def _mask_identifiers(text: str) -> str:
 _HITS_PER_CUE = 16
 
 
-def _clause(
-    raw: str, start: int, end: int, scope: ToolScope | None, previous: frozenset[str]
-) -> Clause:
-    piece = raw[start:end]
+@attrs.frozen(slots=True)
+class _CueRead:
+    """The first, cheap part of a clause record: its normalized text and
+    the cues found in it (enough to tell whether any rule may fire)."""
+
+    text: str
+    cues: frozenset[str]
+    hits: tuple[tuple[int, int, str], ...]
+    first: dict[str, int]
+    by_position: dict[int, set[str]]
+
+
+def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
     cues: set[str] = set()
     first: dict[str, int] = {}
@@ -922,10 +980,25 @@ def _clause(
         if per_cue.get(cue, 0) < _HITS_PER_CUE:
             per_cue[cue] = per_cue.get(cue, 0) + 1
             kept.append(hit)
-    hits = tuple(kept)
-    imperative, negated = _imperative(text, by_position)
+    return _CueRead(text, frozenset(cues), tuple(kept), first, by_position)
+
+
+def _clause(
+    raw: str,
+    start: int,
+    end: int,
+    scope: ToolScope | None,
+    previous: frozenset[str],
+    *,
+    read: _CueRead | None = None,
+) -> Clause:
+    piece = raw[start:end]
+    if read is None:
+        read = _read_cues(piece)
+    text, cues, hits = read.text, read.cues, read.hits
+    imperative, negated = _imperative(text, read.by_position)
     if not negated and "prohibition" in cues:
-        negated = _prohibited(kept)
+        negated = _prohibited(list(hits))
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)
     addressed = (
@@ -939,7 +1012,7 @@ def _clause(
         start=start,
         end=end,
         text=text,
-        cues=frozenset(cues),
+        cues=cues,
         addressed=addressed,
         imperative=imperative or "imperative" in cues,
         names=tuple(_names(piece, scope)),
@@ -954,7 +1027,7 @@ def _clause(
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
-        first_positions=first,
+        first_positions=read.first,
         previous_cues=previous,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
