@@ -511,13 +511,19 @@ def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
     key_servers: dict[str, set[str | None]] = {}
     param_servers: dict[str, set[str | None]] = {}
     display: dict[str, str] = {}
+    # A registry repeats its parameter names ("query", "path") thousands of
+    # times: each distinct name is keyed once.
+    keys: dict[str, str] = {}
     for tool in snapshot.tools():
         key = identifier_key(tool.name)
         by_server.setdefault(tool.server, set()).add(key)
         key_servers.setdefault(key, set()).add(tool.server)
         display.setdefault(key, tool.name)
         for param in _property_names(tool.input_schema):
-            param_servers.setdefault(identifier_key(param), set()).add(tool.server)
+            param_key = keys.get(param)
+            if param_key is None:
+                param_key = keys[param] = identifier_key(param)
+            param_servers.setdefault(param_key, set()).add(tool.server)
     word_keys: dict[str, list[str]] = {}
     for key, name in display.items():
         for word in dict.fromkeys(_split_name(name).casefold().split()):
