@@ -759,6 +759,13 @@ _GATE_CUES = ACTION_CUES | {
     "dissuade",
     # A DNS lookup of a host built from a placeholder sends its value.
     "resolve",
+    # Declared behaviour stated without a command verb: "opens a reverse
+    # tunnel", "is reported to", "answers are rewritten so users land on",
+    # "nothing in the chat shows it" (after the sentence it hides).
+    "backdoor",
+    "handover",
+    "reroute",
+    "hiddenfact",
 }
 
 

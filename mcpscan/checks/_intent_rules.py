@@ -469,15 +469,17 @@ def _commercial_use(clause: Clause) -> bool:
     comes after the handing over ("shared with our marketing partners"),
     not before it as the tool's own trade ("marketing email tool: sends
     campaigns to your contacts")."""
-    handed = clause.spans("transmit", "duplicate", "retain")
+    handed = clause.spans("transmit", "duplicate", "retain", "handover")
     used = clause.spans("commercial")
     # "sold to insurers": the sale is both the handing over and the use.
     return any(u[0] >= h[0] for h in handed for u in used)
 
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has("transmit", "duplicate", "retain", "collect", "commercial", "backdoor"):
-        return None
+    if not clause.has(*_DECLARED_ACTS):
+        # "The user is not told about the tunnel.": the hiding stated in
+        # the sentence after the behaviour it hides.
+        return _hidden_after(clause)
     # "Never share data with third parties": the hand-over is refused.
     if clause.has("untrusted") or clause.negated_cues & _HANDING:
         return None
@@ -486,7 +488,7 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     # and a flow the user set up or approves ("to the bucket the user
     # configured", "to your own account", "the user sees the report before
     # it is sent") are not the tool's own hidden behaviour.
-    if clause.has("example", "consent"):
+    if clause.has("example", "consent") or _withdrawn(clause):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -525,6 +527,57 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     return _common(clause, "declared", *marks)
 
 
+# What a stated flow may do with the user's data or machine: hand it over
+# (sent, reported, relayed, uploaded to ...), copy it, keep or sell it,
+# gather it, reroute it, or leave a door open.
+_DECLARED_ACTS = (
+    "transmit",
+    "duplicate",
+    "retain",
+    "collect",
+    "commercial",
+    "backdoor",
+    "handover",
+    "reroute",
+)
+# What a sentence of hiding may follow to count as declared behaviour: a
+# copy, a sale, a hand-over to someone else, a reroute, a door left open,
+# or something that goes on beyond the user's request. "Deleted mail is
+# kept for 30 days. It does not appear in the inbox." follows a plain
+# retention and stays quiet.
+_HIDEABLE = frozenset({"backdoor", "duplicate", "reroute", "badreceiver", "commercial", "standing"})
+
+
+def _hidden_after(clause: Clause) -> Features | None:
+    """ "Opens a reverse tunnel to ... . The user is not told about it.":
+    a sentence that keeps from the user (or says nothing shows) what the
+    sentence before it declared. "Your key is stored locally. It is never
+    shown in logs." protects a secret; an example or a setting the user
+    chose is not hidden."""
+    if not clause.has("conceal", "hiddenfact") or not clause.previous_cues & _HIDEABLE:
+        return None
+    if clause.addressed and clause.imperative:
+        return None  # an order to hide is the concealment rule's
+    if clause.has("sensitive", "example", "consent", "untrusted"):
+        return None
+    # Kept from someone: the user, the reader ("you") or the product's own
+    # surface ("this is not mentioned in the app").
+    if not clause.has("user", "address", "selfref"):
+        return None
+    return _common(clause, "declared", "undisclosed")
+
+
+def _withdrawn(clause: Clause) -> bool:
+    """A changelog or notice saying a flow was taken out: "Removed the
+    tracker that sent usage data to an ad network", "2.0 no longer shares
+    crash reports with partners". The removal stands before the flow it
+    removes; "data is now shared with partners (the opt-out was removed)"
+    puts it after and still declares the flow."""
+    removed = clause.spans("withdrawn")
+    handed = clause.spans(*_DECLARED_ACTS)
+    return any(r[0] < h[0] for r in removed for h in handed)
+
+
 def _third_party(clause: Clause) -> bool:
     """A receiver that is neither the user nor the tool's own service: a
     ``badreceiver`` phrase not opened by the tool speaking of itself ("our
@@ -542,14 +595,40 @@ _MIN_STATEMENT = 5
 
 #: Marks that are harmful whatever data they concern.
 _SELF_EVIDENT = frozenset(
-    {"bad-receiver", "commercial-use", "time-bomb", "backdoor", "copy-to-address", "undisclosed"}
+    {
+        "bad-receiver",
+        "commercial-use",
+        "time-bomb",
+        "backdoor",
+        "copy-to-address",
+        "undisclosed",
+        "rerouted",
+    }
 )
+# A delay before the behaviour starts, said with a number or an ordinal
+# ("after 14 days", "from the 3rd sync on", "starting with the second
+# run"); the lexicon's ``timebomb`` phrases say it in words, per language.
+# The normalized text is stemmed ("days" -> "day").
+_DELAY = regex.compile(
+    r"\b(?:after|from|starting|beginning|once)\s(?:with\s)?(?:the\s)?"
+    r"(?:\d+|first|second|third|fifth|tenth|a few|several)(?:st|nd|rd|th)?\s"
+    r"(?:day|week|month|run|call|use|launch|sync|update|install|invocation|request)"
+)
+
+
+def _delay_on_data(clause: Clause) -> bool:
+    """A numbered delay ("after 14 days") on the user's data or towards an
+    outside receiver; "from the second request on, results come from the
+    cache" is a delay on nothing of the user's."""
+    return bool(_DELAY.search(clause.text)) and clause.has(
+        "userdata", "sensitive", "badreceiver", "covert", "destination"
+    )
 
 
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
     marks = ["cue:covert"] if clause.has("covert") else []
-    handed = clause.has("transmit", "duplicate", "retain")
+    handed = clause.has("transmit", "duplicate", "retain", "handover")
     # A copy to a receiver ("copies every message to an extra address"); a
     # bare "BCC address (optional)" field is not one.
     if clause.has("duplicate") and (
@@ -567,12 +646,22 @@ def _declared_marks(clause: Clause) -> Features:
     # changes later (a time bomb).
     if handed and _third_party(clause):
         marks.append("bad-receiver")
-    if clause.has("timebomb") and handed:
+    if handed and (clause.has("timebomb") or _delay_on_data(clause)):
         marks.append("time-bomb")
-    # "Users are not notified", "candidates aren't told": the flow is kept
-    # from the people whose data it is.
-    if handed and clause.has("conceal") and clause.has("user", "userdata"):
+    # "Users are not notified", "candidates aren't told", "nothing in the
+    # chat shows it": the flow is kept from the people whose data it is.
+    if handed and clause.has("conceal", "hiddenfact") and clause.has("user", "userdata"):
         marks.append("undisclosed")
+    # "Screenshots keep being captured between invocations", "the tunnel
+    # stays up after the session ends": behaviour that goes on after the
+    # call the user asked for. "Refreshes the cache in the background" has
+    # no data handed on or gathered.
+    if clause.has("standing") and (handed or clause.has("collect", "backdoor")):
+        marks.append("beyond-session")
+    # "Answers for banking domains are rewritten so users land on partner
+    # pages": the user's traffic sent somewhere they did not ask for.
+    if clause.has("reroute") and (_third_party(clause) or clause.has("covert")):
+        marks.append("rerouted")
     # A door left open for someone else: a reverse tunnel, a vendor unlock
     # code, a module taking remote commands, a miner.
     if clause.has("backdoor") and not clause.has("negation"):
