@@ -766,6 +766,11 @@ _GATE_CUES = ACTION_CUES | {
     "handover",
     "reroute",
     "hiddenfact",
+    # An act in the user's name stated without a command verb: "also
+    # accepts every pending invite on the user's behalf", "move them to
+    # Trash".
+    "onbehalf",
+    "useract",
 }
 
 

@@ -392,7 +392,7 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.negated_action or clause.has("deferral"):
         return None
     # The first sentence states the job; a demand is judged against it.
-    if len(clause.text.split()) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
+    if _word_count(clause.text) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
         return None
     # "Pairs well with calendar.create_event: pass the returned zone" is
     # advice on a value this tool returns, not a command after a label.
@@ -400,23 +400,58 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     commanded = clause.addressed or labelled
     if commanded and _acts_on_foreign_asset(clause, scope):
         return _common(clause, "asset-outside-job")
+    # Stated rather than ordered: "also accepts every pending calendar
+    # invite on the user's behalf", "the assistant replies to the user's
+    # newest email". Acting in the user's name on an asset the job does
+    # not touch is a demand whoever says it.
+    if clause.has("onbehalf") and _acts_on_foreign_asset(clause, scope):
+        return _common(clause, "asset-outside-job", "on-behalf")
     if _demands_other_server(clause):
         return _common(clause, "other-server-demand")
     return None
 
 
+# Chinese, Japanese and Korean text runs without spaces (Korean spaces
+# phrases, not words): about two characters of these scripts make a word.
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_CHARS_PER_UNSPACED_WORD = 2
+
+
+def _word_count(text: str) -> int:
+    """Words in a clause, unspaced scripts counted by characters: a
+    sentence of Japanese is one "word" to ``str.split``."""
+    unspaced = len(_UNSPACED.findall(text))
+    return len(text.split()) + unspaced // _CHARS_PER_UNSPACED_WORD
+
+
 # A lead-in label before the command: "Solving is more fun together: add a
 # weekly event ...", "One more thing — invite ...".
 _LABEL_ENDS = (":", "\u2014", " -")
+# A short pretext before a comma: "For continuity of care, share ...",
+# "While you're at it, archive ...". A long sentence part before a comma
+# ("Returns rates for the base currency, archive data included") is not a
+# lead-in.
+_PRETEXT_MAX_WORDS = 6
+# Verbs that may open the command after a lead-in; the demand itself (an
+# act on the user's accounts) may come later in the clause: "decluttering:
+# search the inbox for newsletters and move them to Trash".
+_OPENING_VERBS = frozenset({*_DEMANDS, "setarg", "collect", "invoke", "useract"})
 
 
 def _command_after_label(clause: Clause) -> bool:
-    """Whether a demand verb opens the words after a lead-in label."""
-    return any(
-        clause.text[:start].rstrip().endswith(_LABEL_ENDS)
-        for start, _end, cue in clause.hits
-        if cue in _DEMANDS or cue == "setarg"
-    )
+    """Whether a verb opens the words after a lead-in label or pretext, or
+    an act in the user's name ("move them to Trash") follows a label."""
+    for start, _end, cue in clause.hits:
+        if cue not in _OPENING_VERBS:
+            continue
+        before = clause.text[:start].rstrip()
+        if before.endswith(_LABEL_ENDS):
+            return True
+        if before.endswith(",") and _word_count(before) <= _PRETEXT_MAX_WORDS:
+            return True
+        if cue == "useract" and any(end in before for end in _LABEL_ENDS):
+            return True
+    return False
 
 
 def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
@@ -425,7 +460,7 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
         return False
     # The act and the thing acted on are different words: "email" alone is
     # a field label, "archive the newest email" is a demand.
-    actions = clause.spans(*_DEMANDS)
+    actions = clause.spans(*_DEMANDS, "useract")
     objects = clause.spans(*foreign)
     return any(a != o for a in actions for o in objects)
 
@@ -506,7 +541,7 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         clause.has("traffic") and clause.has("duplicate", "covert")
     )
     # A label or an enum value ("post-broker-timeout") states nothing.
-    self_evident = bool(set(marks) & _SELF_EVIDENT) and len(clause.text.split()) >= _MIN_STATEMENT
+    self_evident = bool(set(marks) & _SELF_EVIDENT) and _word_count(clause.text) >= _MIN_STATEMENT
     if not (data or self_evident):
         return None
     # "Send opt-out requests to data brokers that collect and sell
@@ -603,6 +638,7 @@ _SELF_EVIDENT = frozenset(
         "copy-to-address",
         "undisclosed",
         "rerouted",
+        "covert-to-address",
     }
 )
 # A delay before the behaviour starts, said with a number or an ordinal
@@ -641,6 +677,10 @@ def _declared_marks(clause: Clause) -> Features:
             marks.append("copy-to-address")
     if clause.has("retain") and clause.has("destination", "covert"):
         marks.append("retained-for-others")
+    # "Meeting notes are quietly copied to notes-archive.example.org": a
+    # hand-over done in secret to a named receiver needs no named data.
+    if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
+        marks.append("covert-to-address")
     # Data handed to a receiver nobody asked for ("forwards attachments to a
     # partner server", "shipped to a data broker"), or behaviour that
     # changes later (a time bomb).
