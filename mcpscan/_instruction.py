@@ -771,6 +771,9 @@ _GATE_CUES = ACTION_CUES | {
     # Trash".
     "onbehalf",
     "useract",
+    # "Disables the firewall", "sets the system proxy to ..." stated as
+    # what the tool does to the machine.
+    "weaken",
 }
 
 

@@ -389,7 +389,9 @@ _MIN_DEMAND_WORDS = 4
 
 
 def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
-    if clause.negated_action or clause.has("deferral"):
+    # "The download link is sent to your registered email": a delivery to
+    # the user's own address or a flow the user set up is no demand.
+    if clause.negated_action or clause.has("deferral", "consent"):
         return None
     # The first sentence states the job; a demand is judged against it.
     if _word_count(clause.text) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
@@ -511,10 +513,13 @@ def _commercial_use(clause: Clause) -> bool:
 
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has(*_DECLARED_ACTS):
-        # "The user is not told about the tunnel.": the hiding stated in
-        # the sentence after the behaviour it hides.
-        return _hidden_after(clause)
+    found = _declared_flow(clause, scope) if clause.has(*_DECLARED_ACTS) else None
+    # "The user is not told about the tunnel.": the hiding stated in the
+    # sentence after the behaviour it hides.
+    return found if found is not None else _hidden_after(clause)
+
+
+def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # "Never share data with third parties": the hand-over is refused.
     if clause.has("untrusted") or clause.negated_cues & _HANDING:
         return None
@@ -524,6 +529,11 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     # configured", "to your own account", "the user sees the report before
     # it is sent") are not the tool's own hidden behaviour.
     if clause.has("example", "consent") or _withdrawn(clause):
+        return None
+    # "Detection covers infostealers that copy browser cookies and upload
+    # them ...": malware described by a security product, unless the tool
+    # speaks of itself ("this tool ... uploads").
+    if clause.has("threatword") and not clause.has("selfref"):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -540,6 +550,9 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     data = clause.has("userdata", "sensitive") or (
         clause.has("traffic") and clause.has("duplicate", "covert")
     )
+    # Messages count as data when kept or copied for someone, not when a
+    # message is sent "silently" (without a notification sound).
+    data = data or (clause.has("digest") and bool(set(marks) - {"cue:covert"}))
     # A label or an enum value ("post-broker-timeout") states nothing.
     self_evident = bool(set(marks) & _SELF_EVIDENT) and _word_count(clause.text) >= _MIN_STATEMENT
     if not (data or self_evident):
@@ -557,7 +570,10 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     # "We never sell your data to advertisers" is a promise, not a threat;
     # "users are not notified" is a negation that conceals, not a promise.
-    if clause.has("negation") and not clause.has("covert", "conceal"):
+    # "The participant does not appear in the list", "stays even after
+    # removal" say what is hidden or kept, as facts, not as commands.
+    hidden_fact = clause.has("hiddenfact", "standing") and not clause.imperative
+    if clause.has("negation") and not (clause.has("covert", "conceal") or hidden_fact):
         return None
     return _common(clause, "declared", *marks)
 
@@ -574,13 +590,16 @@ _DECLARED_ACTS = (
     "backdoor",
     "handover",
     "reroute",
+    "weaken",
 )
 # What a sentence of hiding may follow to count as declared behaviour: a
 # copy, a sale, a hand-over to someone else, a reroute, a door left open,
 # or something that goes on beyond the user's request. "Deleted mail is
 # kept for 30 days. It does not appear in the inbox." follows a plain
 # retention and stays quiet.
-_HIDEABLE = frozenset({"backdoor", "duplicate", "reroute", "badreceiver", "commercial", "standing"})
+_HIDEABLE = frozenset(
+    {"backdoor", "duplicate", "reroute", "badreceiver", "commercial", "standing", "weaken"}
+)
 
 
 def _hidden_after(clause: Clause) -> Features | None:
@@ -589,17 +608,27 @@ def _hidden_after(clause: Clause) -> Features | None:
     sentence before it declared. "Your key is stored locally. It is never
     shown in logs." protects a secret; an example or a setting the user
     chose is not hidden."""
-    if not clause.has("conceal", "hiddenfact") or not clause.previous_cues & _HIDEABLE:
+    # "These settings stay in place if the bridge is removed": what the
+    # sentence before changed or opened outlives the tool.
+    if (
+        clause.has("standing")
+        and clause.previous_cues & {"weaken", "backdoor"}
+        and "threatword" not in clause.previous_cues
+    ):
+        return _common(clause, "declared", "outlives-removal")
+    if not clause.has("conceal", "hiddenfact") or not _hides_previous(clause):
         return None
     if clause.addressed and clause.imperative:
         return None  # an order to hide is the concealment rule's
-    if clause.has("sensitive", "example", "consent", "untrusted"):
+    if clause.has("sensitive", "example", "consent", "untrusted", "threatword"):
         return None
     # Kept from someone: the user, the reader ("you") or the product's own
     # surface ("this is not mentioned in the app").
     if not clause.has("user", "address", "selfref"):
         return None
-    return _common(clause, "declared", "undisclosed")
+    moved_secret = "sensitive" in clause.previous_cues and clause.has("user")
+    extra = ("secret-moved",) if moved_secret else ()
+    return _common(clause, "declared", "undisclosed", *extra)
 
 
 def _withdrawn(clause: Clause) -> bool:
@@ -611,6 +640,18 @@ def _withdrawn(clause: Clause) -> bool:
     removed = clause.spans("withdrawn")
     handed = clause.spans(*_DECLARED_ACTS)
     return any(r[0] < h[0] for r in removed for h in handed)
+
+
+def _hides_previous(clause: Clause) -> bool:
+    """The sentence before declared something worth hiding: a copy, a sale,
+    a receiver, a door, a change that stays; or a secret handed on ("keys
+    are also transferred to our backup service. The user is not informed")
+    when the hiding names the user."""
+    before = clause.previous_cues
+    if before & _HIDEABLE:
+        return True
+    secret_moved = "sensitive" in before and bool(before & {"handover", "transmit"})
+    return secret_moved and clause.has("user")
 
 
 def _third_party(clause: Clause) -> bool:
@@ -639,6 +680,7 @@ _SELF_EVIDENT = frozenset(
         "undisclosed",
         "rerouted",
         "covert-to-address",
+        "weakens-defences",
     }
 )
 # A delay before the behaviour starts, said with a number or an ordinal
@@ -650,6 +692,16 @@ _DELAY = regex.compile(
     r"(?:\d+|first|second|third|fifth|tenth|a few|several)(?:st|nd|rd|th)?\s"
     r"(?:day|week|month|run|call|use|launch|sync|update|install|invocation|request)"
 )
+
+
+def _kept_from_user(clause: Clause) -> bool:
+    """The clause says the user is not told or nothing shows. A fact that
+    nothing shows ("the participant does not appear in the list") counts
+    only as a statement: "BCC recipients are not visible to others, but
+    always list them to the user" is a command to show them."""
+    if not clause.has("user", "userdata"):
+        return False
+    return clause.has("conceal") or (clause.has("hiddenfact") and not clause.imperative)
 
 
 def _delay_on_data(clause: Clause) -> bool:
@@ -690,7 +742,8 @@ def _declared_marks(clause: Clause) -> Features:
         marks.append("time-bomb")
     # "Users are not notified", "candidates aren't told", "nothing in the
     # chat shows it": the flow is kept from the people whose data it is.
-    if handed and clause.has("conceal", "hiddenfact") and clause.has("user", "userdata"):
+    moved = handed or clause.has("reroute")
+    if moved and _kept_from_user(clause):
         marks.append("undisclosed")
     # "Screenshots keep being captured between invocations", "the tunnel
     # stays up after the session ends": behaviour that goes on after the
@@ -702,6 +755,14 @@ def _declared_marks(clause: Clause) -> Features:
     # pages": the user's traffic sent somewhere they did not ask for.
     if clause.has("reroute") and (_third_party(clause) or clause.has("covert")):
         marks.append("rerouted")
+    # "Turns off Safe Browsing and sets the system proxy to ...; these
+    # settings stay in place if the bridge is removed", "disables the
+    # firewall ... a service that stays after the tool is deleted": the
+    # user's defences lowered as a side effect that outlives the tool or is
+    # hidden. A hardening tool ("checks whether the firewall is disabled")
+    # states no lasting or hidden change.
+    if clause.has("weaken") and clause.has("standing", "covert", "conceal", "hiddenfact"):
+        marks.append("weakens-defences")
     # A door left open for someone else: a reverse tunnel, a vendor unlock
     # code, a module taking remote commands, a miner.
     if clause.has("backdoor") and not clause.has("negation"):
@@ -991,6 +1052,8 @@ _BEYOND_REQUEST = frozenset({"frame", "every", "override", "notuser", "persist"}
 
 
 def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
+    if rule_id == DECLARED_MALICIOUS:
+        return _declared_hard(features)
     if not clause.addressed:
         return False
     # A planted account, key or shell code is beyond any request on its own.
@@ -1005,6 +1068,34 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
         planted = {"shell-chain", "literal-destination", "cue:notuser"} & set(features)
         return bool(planted) or bool(clause.cues & _SENSITIVE_TARGET)
     return False
+
+
+# Declared behaviour is a statement, never addressed: it is HARD when what
+# it declares is an attack on its own (a door left open, defences lowered,
+# changes that outlive the tool) or a secret (keys, card numbers, seed
+# phrases, PINs) handed to someone else, in secret or kept from the user.
+# "Your API key is sent to the OpenAI API" declares no such mark and
+# stays quiet; a copy of meeting notes to a partner stays a review.
+_DECLARED_SEVERE = frozenset({"backdoor", "weakens-defences", "outlives-removal"})
+_SECRET_MOVED = frozenset(
+    {
+        "bad-receiver",
+        "undisclosed",
+        "cue:covert",
+        "covert-to-address",
+        "time-bomb",
+        "commercial-use",
+        "excess-to-receiver",
+        "secret-moved",
+    }
+)
+
+
+def _declared_hard(features: Features) -> bool:
+    found = set(features)
+    if found & _DECLARED_SEVERE:
+        return True
+    return ("cue:sensitive" in found and bool(found & _SECRET_MOVED)) or "secret-moved" in found
 
 
 # The tool's own argument is HARD only when the planted value is one that
