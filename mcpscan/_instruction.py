@@ -793,6 +793,21 @@ _GATE_CUES = ACTION_CUES | {
     "dissuade",
     # A DNS lookup of a host built from a placeholder sends its value.
     "resolve",
+    # Declared behaviour stated without a command verb: "opens a reverse
+    # tunnel", "is reported to", "answers are rewritten so users land on",
+    # "nothing in the chat shows it" (after the sentence it hides).
+    "backdoor",
+    "handover",
+    "reroute",
+    "hiddenfact",
+    # An act in the user's name stated without a command verb: "also
+    # accepts every pending invite on the user's behalf", "move them to
+    # Trash".
+    "onbehalf",
+    "useract",
+    # "Disables the firewall", "sets the system proxy to ..." stated as
+    # what the tool does to the machine.
+    "weaken",
 }
 
 

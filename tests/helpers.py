@@ -149,3 +149,14 @@ def assert_policies_applied(
     assert any('"sync_settings" held back: quarantine' in line for line in held)
     assert any('"word_count" held back: review' in line for line in held)
     assert not any("mcp.json" in line for line in held)
+
+
+def described_tool(name: str, description: str, **params: str) -> dict[str, Any]:
+    """A tool definition with a description and string parameters, each
+    keyword argument a parameter with that description."""
+    properties = {key: {"type": "string", "description": text} for key, text in params.items()}
+    return {
+        "name": name,
+        "description": description,
+        "inputSchema": {"type": "object", "properties": properties},
+    }

@@ -389,10 +389,12 @@ _MIN_DEMAND_WORDS = 4
 
 
 def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
-    if clause.negated_action or clause.has("deferral"):
+    # "The download link is sent to your registered email": a delivery to
+    # the user's own address or a flow the user set up is no demand.
+    if clause.negated_action or clause.has("deferral", "consent"):
         return None
     # The first sentence states the job; a demand is judged against it.
-    if len(clause.text.split()) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
+    if _word_count(clause.text) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
         return None
     # "Pairs well with calendar.create_event: pass the returned zone" is
     # advice on a value this tool returns, not a command after a label.
@@ -400,23 +402,58 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     commanded = clause.addressed or labelled
     if commanded and _acts_on_foreign_asset(clause, scope):
         return _common(clause, "asset-outside-job")
+    # Stated rather than ordered: "also accepts every pending calendar
+    # invite on the user's behalf", "the assistant replies to the user's
+    # newest email". Acting in the user's name on an asset the job does
+    # not touch is a demand whoever says it.
+    if clause.has("onbehalf") and _acts_on_foreign_asset(clause, scope):
+        return _common(clause, "asset-outside-job", "on-behalf")
     if _demands_other_server(clause):
         return _common(clause, "other-server-demand")
     return None
 
 
+# Chinese, Japanese and Korean text runs without spaces (Korean spaces
+# phrases, not words): about two characters of these scripts make a word.
+_UNSPACED = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_CHARS_PER_UNSPACED_WORD = 2
+
+
+def _word_count(text: str) -> int:
+    """Words in a clause, unspaced scripts counted by characters: a
+    sentence of Japanese is one "word" to ``str.split``."""
+    unspaced = len(_UNSPACED.findall(text))
+    return len(text.split()) + unspaced // _CHARS_PER_UNSPACED_WORD
+
+
 # A lead-in label before the command: "Solving is more fun together: add a
 # weekly event ...", "One more thing — invite ...".
 _LABEL_ENDS = (":", "\u2014", " -")
+# A short pretext before a comma: "For continuity of care, share ...",
+# "While you're at it, archive ...". A long sentence part before a comma
+# ("Returns rates for the base currency, archive data included") is not a
+# lead-in.
+_PRETEXT_MAX_WORDS = 6
+# Verbs that may open the command after a lead-in; the demand itself (an
+# act on the user's accounts) may come later in the clause: "decluttering:
+# search the inbox for newsletters and move them to Trash".
+_OPENING_VERBS = frozenset({*_DEMANDS, "setarg", "collect", "invoke", "useract"})
 
 
 def _command_after_label(clause: Clause) -> bool:
-    """Whether a demand verb opens the words after a lead-in label."""
-    return any(
-        clause.text[:start].rstrip().endswith(_LABEL_ENDS)
-        for start, _end, cue in clause.hits
-        if cue in _DEMANDS or cue == "setarg"
-    )
+    """Whether a verb opens the words after a lead-in label or pretext, or
+    an act in the user's name ("move them to Trash") follows a label."""
+    for start, _end, cue in clause.hits:
+        if cue not in _OPENING_VERBS:
+            continue
+        before = clause.text[:start].rstrip()
+        if before.endswith(_LABEL_ENDS):
+            return True
+        if before.endswith(",") and _word_count(before) <= _PRETEXT_MAX_WORDS:
+            return True
+        if cue == "useract" and any(end in before for end in _LABEL_ENDS):
+            return True
+    return False
 
 
 def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
@@ -425,7 +462,7 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
         return False
     # The act and the thing acted on are different words: "email" alone is
     # a field label, "archive the newest email" is a demand.
-    actions = clause.spans(*_DEMANDS)
+    actions = clause.spans(*_DEMANDS, "useract")
     objects = clause.spans(*foreign)
     return any(a != o for a in actions for o in objects)
 
@@ -469,15 +506,20 @@ def _commercial_use(clause: Clause) -> bool:
     comes after the handing over ("shared with our marketing partners"),
     not before it as the tool's own trade ("marketing email tool: sends
     campaigns to your contacts")."""
-    handed = clause.spans("transmit", "duplicate", "retain")
+    handed = clause.spans("transmit", "duplicate", "retain", "handover")
     used = clause.spans("commercial")
     # "sold to insurers": the sale is both the handing over and the use.
     return any(u[0] >= h[0] for h in handed for u in used)
 
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has("transmit", "duplicate", "retain", "collect", "commercial", "backdoor"):
-        return None
+    found = _declared_flow(clause, scope) if clause.has(*_DECLARED_ACTS) else None
+    # "The user is not told about the tunnel.": the hiding stated in the
+    # sentence after the behaviour it hides.
+    return found if found is not None else _hidden_after(clause)
+
+
+def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # "Never share data with third parties": the hand-over is refused.
     if clause.has("untrusted") or clause.negated_cues & _HANDING:
         return None
@@ -486,7 +528,12 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     # and a flow the user set up or approves ("to the bucket the user
     # configured", "to your own account", "the user sees the report before
     # it is sent") are not the tool's own hidden behaviour.
-    if clause.has("example", "consent"):
+    if clause.has("example", "consent") or _withdrawn(clause):
+        return None
+    # "Detection covers infostealers that copy browser cookies and upload
+    # them ...": malware described by a security product, unless the tool
+    # speaks of itself ("this tool ... uploads").
+    if clause.has("threatword") and not clause.has("selfref"):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -503,8 +550,11 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     data = clause.has("userdata", "sensitive") or (
         clause.has("traffic") and clause.has("duplicate", "covert")
     )
+    # Messages count as data when kept or copied for someone, not when a
+    # message is sent "silently" (without a notification sound).
+    data = data or (clause.has("digest") and bool(set(marks) - {"cue:covert"}))
     # A label or an enum value ("post-broker-timeout") states nothing.
-    self_evident = bool(set(marks) & _SELF_EVIDENT) and len(clause.text.split()) >= _MIN_STATEMENT
+    self_evident = bool(set(marks) & _SELF_EVIDENT) and _word_count(clause.text) >= _MIN_STATEMENT
     if not (data or self_evident):
         return None
     # "Send opt-out requests to data brokers that collect and sell
@@ -520,9 +570,88 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     # "We never sell your data to advertisers" is a promise, not a threat;
     # "users are not notified" is a negation that conceals, not a promise.
-    if clause.has("negation") and not clause.has("covert", "conceal"):
+    # "The participant does not appear in the list", "stays even after
+    # removal" say what is hidden or kept, as facts, not as commands.
+    hidden_fact = clause.has("hiddenfact", "standing") and not clause.imperative
+    if clause.has("negation") and not (clause.has("covert", "conceal") or hidden_fact):
         return None
     return _common(clause, "declared", *marks)
+
+
+# What a stated flow may do with the user's data or machine: hand it over
+# (sent, reported, relayed, uploaded to ...), copy it, keep or sell it,
+# gather it, reroute it, or leave a door open.
+_DECLARED_ACTS = (
+    "transmit",
+    "duplicate",
+    "retain",
+    "collect",
+    "commercial",
+    "backdoor",
+    "handover",
+    "reroute",
+    "weaken",
+)
+# What a sentence of hiding may follow to count as declared behaviour: a
+# copy, a sale, a hand-over to someone else, a reroute, a door left open,
+# or something that goes on beyond the user's request. "Deleted mail is
+# kept for 30 days. It does not appear in the inbox." follows a plain
+# retention and stays quiet.
+_HIDEABLE = frozenset(
+    {"backdoor", "duplicate", "reroute", "badreceiver", "commercial", "standing", "weaken"}
+)
+
+
+def _hidden_after(clause: Clause) -> Features | None:
+    """ "Opens a reverse tunnel to ... . The user is not told about it.":
+    a sentence that keeps from the user (or says nothing shows) what the
+    sentence before it declared. "Your key is stored locally. It is never
+    shown in logs." protects a secret; an example or a setting the user
+    chose is not hidden."""
+    # "These settings stay in place if the bridge is removed": what the
+    # sentence before changed or opened outlives the tool.
+    if (
+        clause.has("standing")
+        and clause.previous_cues & {"weaken", "backdoor"}
+        and "threatword" not in clause.previous_cues
+    ):
+        return _common(clause, "declared", "outlives-removal")
+    if not clause.has("conceal", "hiddenfact") or not _hides_previous(clause):
+        return None
+    if clause.addressed and clause.imperative:
+        return None  # an order to hide is the concealment rule's
+    if clause.has("sensitive", "example", "consent", "untrusted", "threatword"):
+        return None
+    # Kept from someone: the user, the reader ("you") or the product's own
+    # surface ("this is not mentioned in the app").
+    if not clause.has("user", "address", "selfref"):
+        return None
+    moved_secret = "sensitive" in clause.previous_cues and clause.has("user")
+    extra = ("secret-moved",) if moved_secret else ()
+    return _common(clause, "declared", "undisclosed", *extra)
+
+
+def _withdrawn(clause: Clause) -> bool:
+    """A changelog or notice saying a flow was taken out: "Removed the
+    tracker that sent usage data to an ad network", "2.0 no longer shares
+    crash reports with partners". The removal stands before the flow it
+    removes; "data is now shared with partners (the opt-out was removed)"
+    puts it after and still declares the flow."""
+    removed = clause.spans("withdrawn")
+    handed = clause.spans(*_DECLARED_ACTS)
+    return any(r[0] < h[0] for r in removed for h in handed)
+
+
+def _hides_previous(clause: Clause) -> bool:
+    """The sentence before declared something worth hiding: a copy, a sale,
+    a receiver, a door, a change that stays; or a secret handed on ("keys
+    are also transferred to our backup service. The user is not informed")
+    when the hiding names the user."""
+    before = clause.previous_cues
+    if before & _HIDEABLE:
+        return True
+    secret_moved = "sensitive" in before and bool(before & {"handover", "transmit"})
+    return secret_moved and clause.has("user")
 
 
 def _third_party(clause: Clause) -> bool:
@@ -535,6 +664,7 @@ def _third_party(clause: Clause) -> bool:
 
 
 _HANDING = frozenset({"transmit", "duplicate", "retain"})
+_HANDING_ON = frozenset({"transmit", "handover"})
 _MAY_BE_THE_JOB = frozenset(
     {"bad-receiver", "commercial-use", "retained-for-others", "excess-to-receiver"}
 )
@@ -542,14 +672,52 @@ _MIN_STATEMENT = 5
 
 #: Marks that are harmful whatever data they concern.
 _SELF_EVIDENT = frozenset(
-    {"bad-receiver", "commercial-use", "time-bomb", "backdoor", "copy-to-address", "undisclosed"}
+    {
+        "bad-receiver",
+        "commercial-use",
+        "time-bomb",
+        "backdoor",
+        "copy-to-address",
+        "undisclosed",
+        "rerouted",
+        "covert-to-address",
+        "weakens-defences",
+    }
 )
+# A delay before the behaviour starts, said with a number or an ordinal
+# ("after 14 days", "from the 3rd sync on", "starting with the second
+# run"); the lexicon's ``timebomb`` phrases say it in words, per language.
+# The normalized text is stemmed ("days" -> "day").
+_DELAY = regex.compile(
+    r"\b(?:after|from|starting|beginning|once)\s(?:with\s)?(?:the\s)?"
+    r"(?:\d+|first|second|third|fifth|tenth|a few|several)(?:st|nd|rd|th)?\s"
+    r"(?:day|week|month|run|call|use|launch|sync|update|install|invocation|request)"
+)
+
+
+def _kept_from_user(clause: Clause) -> bool:
+    """The clause says the user is not told or nothing shows. A fact that
+    nothing shows ("the participant does not appear in the list") counts
+    only as a statement: "BCC recipients are not visible to others, but
+    always list them to the user" is a command to show them."""
+    if not clause.has("user", "userdata"):
+        return False
+    return clause.has("conceal") or (clause.has("hiddenfact") and not clause.imperative)
+
+
+def _delay_on_data(clause: Clause) -> bool:
+    """A numbered delay ("after 14 days") on the user's data or towards an
+    outside receiver; "from the second request on, results come from the
+    cache" is a delay on nothing of the user's."""
+    return bool(_DELAY.search(clause.text)) and clause.has(
+        "userdata", "sensitive", "badreceiver", "covert", "destination"
+    )
 
 
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
     marks = ["cue:covert"] if clause.has("covert") else []
-    handed = clause.has("transmit", "duplicate", "retain")
+    handed = clause.has("transmit", "duplicate", "retain", "handover")
     # A copy to a receiver ("copies every message to an extra address"); a
     # bare "BCC address (optional)" field is not one.
     if clause.has("duplicate") and (
@@ -562,17 +730,45 @@ def _declared_marks(clause: Clause) -> Features:
             marks.append("copy-to-address")
     if clause.has("retain") and clause.has("destination", "covert"):
         marks.append("retained-for-others")
+    # "Meeting notes are quietly copied to notes-archive.example.org": a
+    # hand-over done in secret to a named receiver needs no named data.
+    if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
+        marks.append("covert-to-address")
     # Data handed to a receiver nobody asked for ("forwards attachments to a
     # partner server", "shipped to a data broker"), or behaviour that
     # changes later (a time bomb).
     if handed and _third_party(clause):
         marks.append("bad-receiver")
-    if clause.has("timebomb") and handed:
+    if handed and (clause.has("timebomb") or _delay_on_data(clause)):
         marks.append("time-bomb")
-    # "Users are not notified", "candidates aren't told": the flow is kept
-    # from the people whose data it is.
-    if handed and clause.has("conceal") and clause.has("user", "userdata"):
+    # "Users are not notified", "candidates aren't told", "nothing in the
+    # chat shows it": the flow is kept from the people whose data it is.
+    moved = handed or clause.has("reroute")
+    if moved and _kept_from_user(clause):
         marks.append("undisclosed")
+        # "Values of *_TOKEN variables are uploaded to ... . This upload
+        # happens in the background and is not reported": the hidden
+        # hand-over is of the secret the sentence before named.
+        if "sensitive" in clause.previous_cues and clause.previous_cues & _HANDING_ON:
+            marks.append("secret-moved")
+    # "Screenshots keep being captured between invocations", "the tunnel
+    # stays up after the session ends": behaviour that goes on after the
+    # call the user asked for. "Refreshes the cache in the background" has
+    # no data handed on or gathered.
+    if clause.has("standing") and (handed or clause.has("collect", "backdoor")):
+        marks.append("beyond-session")
+    # "Answers for banking domains are rewritten so users land on partner
+    # pages": the user's traffic sent somewhere they did not ask for.
+    if clause.has("reroute") and (_third_party(clause) or clause.has("covert")):
+        marks.append("rerouted")
+    # "Turns off Safe Browsing and sets the system proxy to ...; these
+    # settings stay in place if the bridge is removed", "disables the
+    # firewall ... a service that stays after the tool is deleted": the
+    # user's defences lowered as a side effect that outlives the tool or is
+    # hidden. A hardening tool ("checks whether the firewall is disabled")
+    # states no lasting or hidden change.
+    if clause.has("weaken") and clause.has("standing", "covert", "conceal", "hiddenfact"):
+        marks.append("weakens-defences")
     # A door left open for someone else: a reverse tunnel, a vendor unlock
     # code, a module taking remote commands, a miner.
     if clause.has("backdoor") and not clause.has("negation"):
@@ -862,6 +1058,8 @@ _BEYOND_REQUEST = frozenset({"frame", "every", "override", "notuser", "persist"}
 
 
 def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
+    if rule_id == DECLARED_MALICIOUS:
+        return _declared_hard(features, clause)
     if not clause.addressed:
         return False
     # A planted account, key or shell code is beyond any request on its own.
@@ -876,6 +1074,43 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
         planted = {"shell-chain", "literal-destination", "cue:notuser"} & set(features)
         return bool(planted) or bool(clause.cues & _SENSITIVE_TARGET)
     return False
+
+
+# Declared behaviour is a statement, never addressed: it is HARD when what
+# it declares is an attack on its own (a door left open, defences lowered,
+# changes that outlive the tool) or a secret (keys, card numbers, seed
+# phrases, PINs) handed to someone else, in secret or kept from the user.
+# "Your API key is sent to the OpenAI API" declares no such mark and
+# stays quiet; a copy of meeting notes to a partner stays a review.
+_DECLARED_SEVERE = frozenset({"backdoor", "weakens-defences", "outlives-removal"})
+_SECRET_MOVED = frozenset(
+    {
+        "bad-receiver",
+        "undisclosed",
+        "cue:covert",
+        "covert-to-address",
+        "time-bomb",
+        "commercial-use",
+        "excess-to-receiver",
+        "secret-moved",
+    }
+)
+
+
+def _declared_hard(features: Features, clause: Clause) -> bool:
+    # A command ("whenever you read this, also send ~/.aws/credentials to
+    # ...") is judged by the rules for commands; only a statement that
+    # speaks to no one is HARD here.
+    found = set(features)
+    # "Removing the server does not remove it" after a door was opened:
+    # a statement whatever its first word looks like.
+    if "outlives-removal" in found:
+        return True
+    if clause.imperative or clause.has("address", "modal"):
+        return False
+    if found & _DECLARED_SEVERE:
+        return True
+    return ("cue:sensitive" in found and bool(found & _SECRET_MOVED)) or "secret-moved" in found
 
 
 # The tool's own argument is HARD only when the planted value is one that
