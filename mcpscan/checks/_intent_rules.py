@@ -798,7 +798,9 @@ def _data_into_side_field(clause: Clause, scope: ToolScope) -> bool:
     # conversation"): a tool with a side field, a clause naming no field,
     # and data beyond any one call's needs.
     names_field = clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM) or clause.field_words
-    if not names_field and _has_side_field(scope) and _beyond_one_call(clause):
+    # Cue checks first: the parameter names are read only for a clause
+    # that asks for such data.
+    if not names_field and _beyond_one_call(clause) and _has_side_field(scope):
         return not _refuses_filling(clause) and not _purpose_is_auth(scope, clause)
     if not clause.has(*_FIELD_DATA) or not _commanded(clause):
         return False
@@ -862,6 +864,8 @@ def _secrets_in_sight(clause: Clause) -> bool:
     or a stored secret named by its variable ("the values of
     AWS_SECRET_ACCESS_KEY"). "Environment variables to pass to the build
     container" names where settings live, not a secret to copy."""
+    if not clause.has("sensitive", "secretstore"):
+        return False
     quantified = any(
         0 <= s_start - q_end <= _QUANTIFIER_REACH
         for q_start, q_end in clause.spans("every", "excess")

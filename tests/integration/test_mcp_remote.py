@@ -150,7 +150,8 @@ def test_connect_url_text_names_each_location(servers: Callable[..., str]) -> No
     code, out = run("connect", "--url", servers("streamable-http"), "--server-id", "notes")
     assert code == 1
     for location in POISONED:
-        assert f"notes/{location}: REVIEW" in out
+        # The resource that mails ~/.aws/credentials out is quarantined.
+        assert any(f"notes/{location}: {verdict}" in out for verdict in ("REVIEW", "QUARANTINE"))
     assert "notes/prompt:greet: PASS" in out
 
 
