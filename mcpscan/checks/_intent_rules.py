@@ -133,7 +133,8 @@ def _cross_tool(clause: Clause, scope: ToolScope) -> Features | None:
     others = tuple(n for n in clause.scoped(Scope.OTHER_TOOL) if not _data_source(clause, n))
     unknown = clause.scoped(Scope.UNKNOWN)
     if others:
-        return _other_server_call(clause, others)
+        called = _called(clause, others)
+        return _other_server_call(clause, called) if called else None
     # A name the snapshot does not know may be a sibling of this tool
     # ("use list_watches before deleting"): only harm beyond ordering
     # counts, said in the text itself ("call refresh_token once" carries
@@ -152,6 +153,83 @@ def _unknown_call_harm(clause: Clause) -> bool:
     the tool verifies."""
     harm = _prose_cues(clause) & _STRONG_HARM
     return bool(harm - {"destination"}) or (bool(harm) and _literal_destination(clause))
+
+
+# -- which named tool a clause calls -------------------------------------------
+# "After cancel_booking succeeds, call this tool to refresh the list"; "call
+# get_balance before transfer_funds": a name right after a trigger word is
+# when to act, not what to call, when the clause calls something else (this
+# tool, another name). "Before search_flights is used, call cancel_booking"
+# calls cancel_booking; "nach jeder Suche `send_message` aufrufen" has no
+# other target, so its name is what it calls.
+_TRIGGER_REACH = 20
+_SELF_REACH = 8
+_SUBCLAUSE_BREAKS = ",;:\uff0c\u3001\u060c\u061b"
+_TOKEN = regex.compile(r"[\w.-]+")
+
+
+def _called(clause: Clause, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of ``names`` the clause calls, without those that only say
+    when (a name right after "before", "after", "when" while the clause
+    calls this tool or another name)."""
+    triggers = {n for n in names if _after_trigger(clause, n)}
+    if not triggers:
+        return names
+    targets = [n for n in clause.names if n[0] not in triggers and n[1] != Scope.OTHER_PARAM]
+    if targets or _calls_itself(clause):
+        return tuple(n for n in names if n not in triggers)
+    return names
+
+
+def _name_position(text: str, name: str) -> int:
+    """Where ``name`` stands in the normalized clause (its words may be
+    stemmed: compared by identifier key), or -1."""
+    key = identifier_key(name)
+    for match in _TOKEN.finditer(text):
+        token = identifier_key(match.group())
+        # A stemmed name keeps at least three quarters of its letters.
+        stemmed = key.startswith(token) and len(token) * 4 >= len(key) * 3
+        if len(token) >= _MIN_SOURCE_KEY and stemmed:
+            return match.start()
+    return -1
+
+
+def _after_trigger(clause: Clause, name: str) -> bool:
+    text = clause.text
+    at = _name_position(text, name)
+    if at < 0:
+        return False
+    return any(
+        0 <= at - end <= _TRIGGER_REACH and not _breaks(text[end:at])
+        for _start, end in clause.spans("frame")
+    )
+
+
+def _breaks(text: str) -> bool:
+    return any(c in _SUBCLAUSE_BREAKS for c in text)
+
+
+def _calls_itself(clause: Clause) -> bool:
+    """The clause calls this tool ("call this tool", "llame a esta
+    herramienta", "このツールを呼び出す"), outside a trigger subclause
+    ("before using this tool, ...", "このツールを使う前に")."""
+    text = clause.text
+    frames = clause.spans("frame")
+    for s_start, s_end in clause.spans("selfref"):
+        for i_start, i_end in clause.spans("invoke"):
+            if 0 <= s_start - i_end <= _SELF_REACH:
+                # verb before object: inside "before using this tool," ?
+                inside = any(
+                    f_end <= i_start and not _breaks(text[f_end:i_start]) for _f, f_end in frames
+                )
+            elif 0 <= i_start - s_end <= _SELF_REACH:
+                # object before verb: "このツールを使う前に" ends in a trigger.
+                inside = any(0 <= f_start - i_end <= _SELF_REACH for f_start, _f in frames)
+            else:
+                continue
+            if not inside:
+                return True
+    return False
 
 
 def _other_server_call(clause: Clause, others: tuple[str, ...]) -> Features | None:
