@@ -303,7 +303,6 @@ def _literal_destination(clause: Clause) -> bool:
 _NAME_WORDS = regex.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
-@functools.cache
 def _harmful_name(name: str) -> bool:
     """Whether a tool's name says it deletes, pays, sends, grants or runs
     code (the lexicon's ``name:harmful`` words), unless it starts with a
@@ -400,7 +399,8 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     if not (clause.addressed or assigns):
         return None
-    foreign = clause.scoped(Scope.OTHER_PARAM) + _other_tools(clause)
+    other_tools = _other_tools(clause)
+    foreign = clause.scoped(Scope.OTHER_PARAM) + other_tools
     own = clause.scoped(Scope.OWN_PARAM, Scope.UNKNOWN)
     # A value set against the user's choice, shell code chained on, or an
     # account or key to plant is an argument even when no argument is
@@ -432,7 +432,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
         evidence.append("foreign-every-call")
     if _lowers_security(clause):
         evidence.append("lowered-security")
-    harmful = any(_harmful_name(n) for n in _other_tools(clause))
+    harmful = any(_harmful_name(n) for n in other_tools)
     if harmful:
         evidence.append("harmful-tool")
     # "Call search_files first to get the id, then pass it in attachments":
@@ -464,13 +464,17 @@ _SWITCH_VALUE = regex.compile(r"\b(?:true|fal(?:se)?|off|disabl(?:e|ed)?|none|0|
 
 
 def _lowers_security(clause: Clause) -> bool:
-    if not clause.has("every", "modal") or not _SWITCH_VALUE.search(clause.text):
+    names = clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM)
+    if not names or not clause.has("every", "modal"):
         return False
+    return any(_security_switch(name) for name in names) and bool(_SWITCH_VALUE.search(clause.text))
+
+
+def _security_switch(name: str) -> bool:
+    """``verify_ssl``, ``skip2FA``, ``strict_mode``: a parameter named for a
+    safeguard (the lexicon's ``name:securityflag`` words)."""
     flags = name_words("name:securityflag")
-    return any(
-        any(flag in identifier_key(part) for flag in flags for part in _NAME_WORDS.findall(name))
-        for name in clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM)
-    )
+    return any(flag in identifier_key(part) for part in _NAME_WORDS.findall(name) for flag in flags)
 
 
 _PLANTED_EVIDENCE = frozenset(
