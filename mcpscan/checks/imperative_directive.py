@@ -393,7 +393,17 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
     position rules as the phrase families, at the clause's first action."""
     if located.key in _EXAMPLE_KEYS:
         return True
-    actions = [clause.first_positions[c] for c in ACTION_CUES if c in clause.first_positions]
+    # A verb inside a name the clause mentions ("`send_message` aufrufen",
+    # "`mail`") is not the clause's action: a verb-final sentence would
+    # otherwise read as a quote of its own tool name.
+    text = clause.text
+    actions = [
+        start
+        for start, end, cue in clause.hits
+        if cue in ACTION_CUES and not _intent_rules.in_name(text, start, end)
+    ]
+    if not actions:
+        actions = [clause.first_positions[c] for c in ACTION_CUES if c in clause.first_positions]
     if not actions:
         return False
     start = min(actions)
