@@ -150,7 +150,9 @@ def test_connect_url_text_names_each_location(servers: Callable[..., str]) -> No
     code, out = run("connect", "--url", servers("streamable-http"), "--server-id", "notes")
     assert code == 1
     for location in POISONED:
-        assert f"notes/{location}: REVIEW" in out
+        # Each poisoned location is named with its own verdict (a plain-text
+        # command hidden from the user quarantines; the rest go to review).
+        assert f"notes/{location}: REVIEW" in out or f"notes/{location}: QUARANTINE" in out
     assert "notes/prompt:greet: PASS" in out
 
 
