@@ -360,9 +360,16 @@ _USER_FOLDER = (
     r"src|code|repos|workspace|work|dev|git|\.git|data|notes|Dropbox|OneDrive|\.ssh|\.gnupg|"
     r"\.config|\.kube|\.aws|Library)"
 )
+# A server's data folders (``/srv/cases/*``, ``/data/uploads``): the
+# service's stored records. Caches, temporary files, logs and build output
+# there are routine to clear (``rm -rf /srv/cache/*``).
+_DATA_FOLDER = (
+    r"/(?:srv|data|mnt)/(?![\w.-]*(?:cache|tmp|temp|log|build|dist)[\w.-]*(?:/|\b))"
+    r"[\w.-]{1,64}/?\*?"
+)
 _RM_TARGET = (
     r"(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?|\*"
-    rf"|[\"']?{_HOME}[/\\]{_USER_FOLDER}[/\\]?\*?[\"']?)(?=$|[\s;&|\"'`)])"
+    rf"|[\"']?{_HOME}[/\\]{_USER_FOLDER}[/\\]?\*?[\"']?|{_DATA_FOLDER})(?=$|[\s;&|\"'`)])"
 )
 _DESTRUCTIVE = (
     _gated(

@@ -134,3 +134,11 @@ def test_more_commands_are_confirmed(why: str, command: str, kind: str) -> None:
 )
 def test_commands_that_only_look_alike_are_not_threats(command: str) -> None:
     assert not find_shell_threats(command)
+
+
+def test_deleting_a_servers_data_folder_is_destructive() -> None:
+    assert [t.kind for t in find_shell_threats("rm -rf /srv/cases/* && echo done")] == [
+        "destructive"
+    ]
+    for routine in ("rm -rf /srv/cache/*", "rm -rf /data/tmp", "rm -rf /var/lib/apt/lists/*"):
+        assert not find_shell_threats(routine), routine
