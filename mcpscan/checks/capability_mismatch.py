@@ -426,6 +426,8 @@ class _Observation(NamedTuple):
     span: tuple[int, int] | None = None
     #: A secret request on a narrow job in words that hide it (hard tier).
     hidden: bool = False
+    #: A request no narrow job has a use for, plainly made (hard tier).
+    theft: bool = False
 
 
 # ---------------------------------------------------------------- profile
@@ -474,7 +476,9 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
     title = by_location.get("title", "")
     description = by_location.get("description", "")
     name_words = cap.identifier_words(tool.name)
-    identity_words = cap.identity_words(tool, title, cap.first_sentence(description))
+    identity_words = cap.identity_words(
+        tool, title, cap.first_sentence(_without_markup(description))
+    )
     text = f" {' '.join(name_words)} {title} {description} "
     return _Profile(
         capabilities=cap.declared_capabilities(tool, identity_words),
@@ -592,12 +596,12 @@ def _other_provider(param: _Param, profile: _Profile) -> str | None:
 
 
 def _sensitive_requests(
-    param: _Param, profile: _Profile, job_words: frozenset[str]
+    param: _Param, profile: _Profile, job_words: frozenset[str], job_domains: frozenset[str]
 ) -> Iterator[_Observation]:
     if not _is_free_text(param):
         return
     yield from _credential_request(param, profile)
-    yield from _context_request(param, profile)
+    yield from _context_request(param, profile, job_domains)
     yield from _environment_request(param, profile)
     yield from _file_content_request(param, profile)
     yield from _sensitive_path_request(param, profile, job_words)
@@ -669,8 +673,12 @@ def _credential_request(param: _Param, profile: _Profile) -> Iterator[_Observati
     )
 
 
-def _context_request(param: _Param, profile: _Profile) -> Iterator[_Observation]:
-    if profile.capabilities & _CONTEXT_JOBS:
+def _context_request(
+    param: _Param, profile: _Profile, job_domains: frozenset[str]
+) -> Iterator[_Observation]:
+    # A chat summarizer or transcript tool (its job read from the capability
+    # lexicons, in every language) takes the chat log the user pastes.
+    if (profile.capabilities | job_domains) & _CONTEXT_JOBS:
         return
     phrase = _contains_phrase(param.description, _CONTEXT_PHRASES) or _contains_phrase(
         f" {' '.join(param.words)} ", _CONTEXT_PHRASES
@@ -1019,6 +1027,10 @@ class _Job(NamedTuple):
     text: str
     wraps: frozenset[str]
     narrow: bool
+    # The domains were read from the tool's quiet parameters, its own text
+    # naming none: a hospital booking tool's ``date`` is not a clock's job,
+    # so such a guess never makes a request hard.
+    inferred: bool = False
 
     @property
     def unknown(self) -> bool:
@@ -1033,7 +1045,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         fit.split_identifier(tool.name),
         tool.title or "",
         title if isinstance(title, str) else "",
-        cap.first_sentence((tool.description or "")[: cap.FIRST_SENTENCE_CHARS]),
+        cap.first_sentence(_without_markup((tool.description or "")[: cap.FIRST_SENTENCE_CHARS])),
         fit.split_identifier(tool.server or ""),
     )
     # Other parameters describe the job ("host", "port", "username" make a
@@ -1043,7 +1055,8 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     # for each other), judged by all their text: ``wallet_words`` "your 12
     # recovery words" does not make a ratio calculator a wallet.
     domains = table.jobs(own) | profile.capabilities
-    if not domains:
+    inferred = not domains
+    if inferred:
         quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
         domains = table.jobs(fit.request_text(*quiet))
     # A name that names only narrow jobs decides the job: the first sentence
@@ -1054,7 +1067,22 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     if named and named <= table.narrow:
         domains = named | (domains & table.narrow)
     narrow = bool(domains) and domains <= table.narrow
-    return _Job(domains=domains, text=own, wraps=table.asked(own), narrow=narrow)
+    return _Job(
+        domains=domains,
+        text=own,
+        wraps=table.asked(own),
+        narrow=narrow,
+        inferred=inferred and not named,
+    )
+
+
+# Markup around a description (``<tool><summary>Evaluate ...``): a tag's
+# name is no job (``summary`` would make a calculator a note taker).
+_MARKUP_TAG = re.compile(r"</?[A-Za-z][\w:-]{0,30}(?:\s[^<>]{0,200})?/?>")
+
+
+def _without_markup(text: str) -> str:
+    return _MARKUP_TAG.sub(" ", text) if "<" in text else text
 
 
 _SHAPE_SLOTS = ("pattern", "default", "examples", "example", "const")
@@ -1096,6 +1124,17 @@ def _custom_text(schema: Mapping[str, Any]) -> Iterator[str]:
         yield from _slot_text(schema, (key,))
 
 
+# What each of ``_SENSITIVE_FILES`` asks for: an SSH key an SSH identity;
+# an MCP client's configuration, a browser's stores and shell histories a
+# file's contents (private, but no credential store); the rest secret files.
+_SECRET_FILE_REQUESTS = {
+    0: "ssh_identity",
+    7: "file_contents",
+    8: "file_contents",
+    9: "file_contents",
+}
+
+
 def _secret_files(param: _Param) -> Iterator[str]:
     """A secret file named by the parameter's text or values: an SSH key
     asks for an SSH identity, any other (``.env``, ``mcp.json``,
@@ -1106,7 +1145,7 @@ def _secret_files(param: _Param) -> Iterator[str]:
             continue
         for index, (pattern, _owners) in enumerate(_SENSITIVE_FILES):
             if pattern.search(text):
-                yield "ssh_identity" if index == 0 else "file_contents"
+                yield _SECRET_FILE_REQUESTS.get(index, "secret_file")
 
 
 class _Request(NamedTuple):
@@ -1237,7 +1276,9 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
 
 def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
     """A parameter whose request does not fit the tool's job."""
-    if not _takes_data(param.schema):
+    # A fixed choice asks for nothing, unless its choices are secret files
+    # (``enum: ["~/.ssh/id_rsa", ".env"]`` picks which secret to hand over).
+    if not _takes_data(param.schema) and not any(_secret_files(param)):
         return
     table = fit.fit_table()
     seen: set[str] = set()
@@ -1262,7 +1303,29 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         reasons.append(f"unrelated to a {_describe_job(job)} tool")
         yield _observe(
             "request_mismatch", param, _combine([weight, *extra]), ", ".join(reasons)
-        )._replace(hidden=spec.secret and job.narrow and _conceals(param))
+        )._replace(
+            hidden=spec.secret and job.narrow and _conceals(param),
+            theft=spec.theft and job.narrow and not job.inferred and _plainly_asked(param, request),
+        )
+
+
+def _plainly_asked(param: _Param, request: _Request) -> bool:
+    """Whether a narrow tool's parameter asks for ``request`` beyond doubt:
+    it is required, a value has the secret's shape (``^ghp_``, ``~/.ssh/id_rsa``),
+    or its name and its text both name it (``wallet_words`` "your 12 recovery
+    words"). A lone optional ``cookies`` flag or a word in a long description
+    stays soft: a dice roller's ``seed`` is not a wallet seed."""
+    if param.required or request.shaped:
+        return True
+    table = fit.fit_table()
+    # A nested ``card.cvv`` with ``pattern: ^[0-9]{3}$``: the name and a
+    # value constraint agree even where the parent object is the required one.
+    named = table.asked(fit.request_text(fit.split_identifier(param.name)))
+    if request.kind in named and (
+        "pattern" in param.schema or request.kind in table.asked(fit.request_text(param.raw))
+    ):
+        return True
+    return request.kind in set(_secret_files(param))
 
 
 def _describe_job(job: _Job) -> str:
@@ -1383,8 +1446,11 @@ def _merge_requests(observations: list[_Observation]) -> list[_Observation]:
             best = judged.get(observation.location)
             if best is None or observation.weight > best.weight or observation.hidden:
                 judged[observation.location] = observation._replace(
-                    hidden=observation.hidden or (best is not None and best.hidden)
+                    hidden=observation.hidden or (best is not None and best.hidden),
+                    theft=observation.theft or (best is not None and best.theft),
                 )
+            elif observation.theft:
+                judged[observation.location] = best._replace(theft=True)
     older = {o.location for o in observations if o.rule == _SENSITIVE_RULE}
     kept: list[_Observation] = []
     for observation in observations:
@@ -1394,7 +1460,9 @@ def _merge_requests(observations: list[_Observation]) -> list[_Observation]:
         folded = judged.pop(observation.location, None) if sensitive else None
         if folded is not None:
             observation = observation._replace(  # noqa: PLW2901 - the merged judgement
-                weight=max(observation.weight, folded.weight), hidden=folded.hidden
+                weight=max(observation.weight, folded.weight),
+                hidden=folded.hidden,
+                theft=folded.theft,
             )
         kept.append(observation)
     return kept
@@ -1404,6 +1472,8 @@ _REQUEST_RULE = "capability.request_mismatch"
 _SENSITIVE_RULE = "capability.sensitive_parameter"
 #: A secret asked of a narrow tool in words that keep it from the user.
 _HIDDEN_REQUEST_CONFIDENCE = 0.85
+#: A secret no narrow job uses, plainly asked of one (``_plainly_asked``).
+_THEFT_CONFIDENCE = 0.8
 
 
 def _hidden_requests(
@@ -1414,6 +1484,16 @@ def _hidden_requests(
     none of it, by text that keeps it from the user. Either alone stays soft;
     together nothing legitimate explains them."""
     for observation in observations:
+        if observation.theft and not observation.hidden:
+            yield Signal(
+                check_id=check_id,
+                rule_id="capability.unneeded_secret",
+                tier=Tier.HARD,
+                threat="data-exfiltration",
+                confidence=_THEFT_CONFIDENCE,
+                evidence=f"{observation.evidence}; no {_describe_job(job)} tool has a use for it",
+                location=observation.location,
+            )
         if observation.hidden:
             yield Signal(
                 check_id=check_id,
@@ -1487,7 +1567,7 @@ class CapabilityMismatchCheck:
                 param = mentions.attach(param)  # noqa: PLW2901 - the enriched view
             if comments is not None:
                 param = comments.attach(param)  # noqa: PLW2901 - the enriched view
-            observations.extend(_sensitive_requests(param, profile, job_words))
+            observations.extend(_sensitive_requests(param, profile, job_words, job.domains))
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
             observations.extend(_request_mismatch(param, job))

@@ -171,6 +171,32 @@ _SETTING_VALUE = re.compile(
     r"(?<=[\w\]\"'][=:])[ \t]?[\"']?(?P<value>[A-Za-z0-9+/_-]{8,11}={0,2})"
     r"(?=[\"']?(?:[\s,;&|}]|$))"
 )
+# Character codes written as numbers: ``73, 103, 110, 111`` (an argument
+# list of ``String.fromCharCode`` or ``chr``), twelve or more printable
+# ASCII codes in a row; and bytes written in binary, eight or more octets.
+# Lists of ordinary numbers (ports, sizes, years) are decoded too, and stay
+# quiet: they do not read as an instruction or a command.
+_CHAR_CODE = r"(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])"
+_CHAR_CODES = re.compile(
+    rf"(?<![\d.]){_CHAR_CODE}(?:[ \t]{{0,2}}[,;][ \t]{{0,2}}{_CHAR_CODE}){{11,}}(?![\d.])"
+)
+#: Four codes in a row, found by a plain pattern before the full one runs.
+_CHAR_CODES_HINT = re.compile(r"\d\d[,;] ?\d\d\d?[,;] ?\d\d\d?[,;] ?\d\d")
+_BINARY_OCTETS = re.compile(r"(?<![01])[01]{8}(?:[ ,]?[01]{8}){7,}(?![01])")
+# An armoured block (``-----BEGIN TOOL METADATA-----`` ... ``-----END ...``,
+# the PEM layout): its body is base64 over several lines, which the armour
+# lines would otherwise run into. A certificate's body decodes to DER and
+# confirms nothing.
+_ARMOURED = re.compile(
+    r"-----BEGIN (?P<label>[A-Z0-9 ]{1,40})-----[ \t]*(?:\r?\n|\\n)"
+    r"(?P<body>[A-Za-z0-9+/=\s\\]{16,65536}?)(?:\r?\n|\\n)-----END (?P=label)-----"
+)
+# Pieces of one blob joined in code (``'U2F5IG5v' + 'dGhpbmc='``), which
+# no single run holds whole.
+_JOINED_PIECES = regex.compile(
+    r"([\"'`])[A-Za-z0-9+/=_-]{4,}\1(?:[ \t]{0,4}\+[ \t]{0,4}([\"'`])[A-Za-z0-9+/=_-]{4,}\2)+"
+)
+_JOINED_PIECE = regex.compile(r"[\"'`]([A-Za-z0-9+/=_-]{4,})[\"'`]")
 # 63 75 72 6c / 63:75:72:6c / 63-75-72 (eight or more bytes, one separator)
 _SEPARATED_HEX = re.compile(
     r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
@@ -490,6 +516,21 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in encoded.translate(_B64_TABLE):
         for wrapped in _WRAPPED_B64.finditer(text):
             yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
+    if "-----BEGIN " in text:
+        for block in _ARMOURED.finditer(text):
+            start, end = block.span("body")
+            yield _Candidate(start, end, "wrapped", block.group("body"))
+    # Text as codes holds lower-case letters, 97 to 122: some code after a
+    # separator starts with "1" (a substring test in C before any pattern).
+    if (",1" in text or ", 1" in text or ";1" in text) and _CHAR_CODES_HINT.search(text):
+        for codes in _CHAR_CODES.finditer(text):
+            yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
+    if "011" in text:  # a lower-case letter's octet, 0110xxxx or 0111xxxx
+        for octets in _BINARY_OCTETS.finditer(text):
+            yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
+    if "+" in text:
+        for joined in _JOINED_PIECES.finditer(text):
+            yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
     if "=" in text or ":" in text:
         for setting in _SETTING_VALUE.finditer(text):
             value = setting.group("value")
@@ -647,6 +688,13 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
     """(step name, estimated size, text to decode) for each reading of a candidate."""
     if candidate.kind == "run":
         yield from _run_decodings(candidate.text)
+        yield from _reversed_run(candidate.text)
+    elif candidate.kind == "joined":
+        yield from _run_decodings("".join(_JOINED_PIECE.findall(candidate.text)))
+    elif candidate.kind == "char-codes":
+        yield "char-codes", len(candidate.text) // 3, candidate.text
+    elif candidate.kind == "binary":
+        yield "binary", len(candidate.text) // 8, candidate.text
     elif candidate.kind == "data":
         if candidate.base64_payload:
             payload = urllib.parse.unquote(candidate.text)
@@ -675,9 +723,28 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
         yield "hex", len(candidate.text) // 2, "".join(_HEX_PAIR.findall(digits))
 
 
+def _reversed_run(run: str) -> Iterator[tuple[str, int, str]]:
+    """A base64 run written backwards: read only when, reversed, every
+    4-character group starts as base64 of ASCII text does (A-Z or a-f), so
+    an ordinary token or key (random groups) is not decoded twice."""
+    backwards = run[::-1].lstrip("=")
+    if len(backwards) >= _SHORT_RUN and "\n" not in run and not backwards[::4].strip(_ASCII_LEAD):
+        yield "reversed base64", len(backwards) * 3 // 4, backwards
+
+
+def _decode_numbers(name: str, text: str) -> bytes:
+    if name == "binary":
+        return bytes(int(octet, 2) for octet in re.findall(r"[01]{8}", text))
+    return bytes(int(code) for code in re.findall(r"[0-9]+", text))
+
+
 def _decode_step(name: str, text: str) -> bytes | None:
     if name in ("hex", "base32", "base64", "base64url"):
         return _decode_run(name, text)
+    if name == "reversed base64":
+        return _decode_base64(text)
+    if name in ("char-codes", "binary"):
+        return _decode_numbers(name, text)
     if name == "data-uri base64":
         return _decode_base64(text)
     if name in ("data-uri", "percent"):
@@ -950,6 +1017,12 @@ _MIN_SHIFT_WORDS = 2
 #: Characters of text around the shifted words decoded under one shift.
 _SHIFT_REACH = 400
 _REVERSED = 26
+#: ROT47 rotates every printable ASCII character, not only letters:
+#: "curl" becomes "4FC=". Found by the same automaton pass.
+_ROT47 = 27
+#: Reversed text under a letter shift: ``_REVERSED_SHIFT + shift``.
+_REVERSED_SHIFT = 100
+_ROT47_TABLE = MappingProxyType({code: 33 + (code - 33 + 47) % 94 for code in range(33, 127)})
 
 
 def _shift_table(shift: int) -> dict[int, int]:
@@ -973,6 +1046,12 @@ def _build_shift_automaton() -> Any:
         for shift in range(26):
             modes.setdefault(word.translate(_shift_table(shift)), set()).add(shift)
         modes.setdefault(word[::-1], set()).add(_REVERSED)
+        # Reversed and ROT13'd (a chain of two). Only ROT13: every other
+        # shift reversed would double the keywords this pass looks for.
+        modes.setdefault(word.translate(_shift_table(13))[::-1], set()).add(_REVERSED_SHIFT + 13)
+        # Matched against lower-cased text: ROT47 turns letters into
+        # digits, signs and the capitals A-K, which lowering folds.
+        modes.setdefault(word.translate(_ROT47_TABLE).lower(), set()).add(_ROT47)
     for key, found in modes.items():
         automaton.add_word(key, (len(key), key, tuple(sorted(found))))
     automaton.make_automaton()
@@ -1065,7 +1144,7 @@ def _sentence_bounds(text: str, lo: int, hi: int, mode: int) -> tuple[int, int]:
     holding it, at most ``_SHIFT_REACH`` either way: the encoded text and
     not the plain sentences around it, so the evidence and its span show
     the blob ("Adds numbers. Vtaber nyy ..." decodes from "Vtaber")."""
-    ends = _REVERSED_SENTENCE_END if mode == _REVERSED else _SENTENCE_END
+    ends = _REVERSED_SENTENCE_END if mode == _REVERSED or mode > _REVERSED_SHIFT else _SENTENCE_END
     start = max(0, lo - _SHIFT_REACH)
     for before in ends.finditer(text, start, lo):
         start = before.end()
@@ -1083,6 +1162,12 @@ def _unshift(text: str, mode: int) -> tuple[str, str]:
     """(step name, decoded text) for one stretch."""
     if mode == _REVERSED:
         return "reversed", text[::-1]
+    if mode == _ROT47:
+        return "rot47", text.translate(_ROT47_TABLE)
+    if mode > _REVERSED_SHIFT:
+        shift = mode - _REVERSED_SHIFT
+        name = "rot13" if shift == 13 else f"caesar-{shift}"
+        return f"reversed > {name}", text[::-1].translate(_UNSHIFT[shift])
     return ("rot13" if mode == 13 else f"caesar-{mode}"), text.translate(_UNSHIFT[mode])
 
 

@@ -168,9 +168,10 @@ FIRES = [
 @pytest.mark.parametrize(("why", "spec", "rule"), FIRES, ids=[f[0] for f in FIRES])
 def test_fires(why: str, spec: dict[str, Any], rule: str) -> None:
     report = scan(spec)
-    assert report.verdict is Verdict.REVIEW, why
-    assert top(report).rule_id == rule
-    assert all(signal.tier is Tier.SOFT for signal in report.signals)
+    assert report.verdict is not Verdict.PASS, why
+    # Clear theft of a secret on a narrow tool is also hard
+    # (``capability.unneeded_secret``); the soft judgement stays beside it.
+    assert rule in {signal.rule_id for signal in report.signals if signal.tier is Tier.SOFT}
 
 
 QUIET = [
@@ -349,7 +350,7 @@ def test_tool_description_sentences_about_a_parameter_count() -> None:
         {"a": N, "sidenote": S},
     )
     report = scan(spec)
-    assert report.verdict is Verdict.REVIEW
+    assert report.verdict is not Verdict.PASS
     assert top(report).location == "inputSchema.properties.sidenote"
 
 
@@ -376,7 +377,7 @@ def test_array_of_strings_is_free_text() -> None:
 )
 def test_secret_files_named_in_a_parameter_description(description: str) -> None:
     report = scan(tool("get_time", "Current time.", {"x": s(description)}))
-    assert report.verdict is Verdict.REVIEW
+    assert report.verdict is not Verdict.PASS
 
 
 def test_restating_the_parameter_does_not_justify_a_credential() -> None:
