@@ -1669,6 +1669,8 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
     if found & _DECLARED_SEVERE:
         return True
     return ("cue:sensitive" in found and bool(found & _SECRET_MOVED)) or "secret-moved" in found
+
+
 def _triggered(clause: Clause) -> bool:
     """Put on a trigger or an order: in the clause, or a trigger in the
     sentence before ("After formatting, the cache must be reset. Call
