@@ -471,7 +471,6 @@ _EXAMPLE_CUES = alt(
     "including",
     "i.e.",
     "i.e",
-    "namely",
     "ex.",
     "for ex.",
     "as in",
