@@ -197,42 +197,12 @@ _MAX_MATH_TOKEN = 8
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
 #: Function names written before U+2061 FUNCTION APPLICATION.
 _MATH_FUNCTIONS = frozenset(
-    [
-        "sin",
-        "cos",
-        "tan",
-        "cot",
-        "sec",
-        "csc",
-        "sinh",
-        "cosh",
-        "tanh",
-        "arcsin",
-        "arccos",
-        "arctan",
-        "log",
-        "ln",
-        "lg",
-        "exp",
-        "lim",
-        "max",
-        "min",
-        "sup",
-        "inf",
-        "det",
-        "dim",
-        "ker",
-        "deg",
-        "gcd",
-        "lcm",
-        "arg",
-        "mod",
-        "sgn",
-        "tr",
-        "f",
-        "g",
-        "h",
-    ]
+    str.split(
+        """
+    sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim
+    max min sup inf det dim ker deg gcd lcm arg mod sgn tr f g h
+    """
+    )
 )
 #: A run of this many hidden characters in a row is never a legitimate
 #: sequence (the longest legitimate one, an emoji's VS16 + ZWJ, has two).
