@@ -35,9 +35,10 @@ __all__ = ["different_job"]
 # "предпочтительн"). The replace and retire cues ("instead of X", "X is
 # deprecated", "statt", "вместо", "廃止") are REPLACE_CUES.
 _RANKS_ITSELF = regex.compile(
-    r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
+    r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)"
+    r"|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
     r"|always\s+(?:use|call|invoke|choose|pick|route)|(?:use|call)\s+(?:this|it)\s+(?:tool\s+)?first"
-    r"|bevorzug\w*|vorrang\w*|immer\s+(?:diese|dieses|dieses\s+tool)|siempre|preferi\w*|priorit\w*"
+    r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|siempre|preferi\w*|priorit\w*"
     r"|toujours|sempre|zawsze|altijd|her\s+zaman|всегда|предпочт\w*|приоритет\w*)\b"
     r"|優先|优先|首选|始终|总是|常に|必ず|우선|항상|반드시",
     regex.IGNORECASE,
