@@ -39,6 +39,7 @@ __all__ = [
     "same_text",
     "server_words",
     "strip_server_prefix",
+    "text_words",
 ]
 
 # camelCase and PascalCase boundaries: "createPullRequest", "HTMLParser".
@@ -194,6 +195,12 @@ def content_words(text: str) -> frozenset[str]:
         for word in _WORD.findall(_fold(text))
         if len(word) > 2 and word not in _STOPWORDS and not word.isdigit()
     )
+
+
+def text_words(text: str) -> frozenset[str]:
+    """The words of a text as written, folded (case, look-alike letters), not
+    stemmed: for asking whether a text names a service (``1С`` is ``1c``)."""
+    return frozenset(_SEPARATORS.split(_fold(text))) - {""}
 
 
 #: Abbreviations tool descriptions use for the same word.

@@ -74,6 +74,8 @@ _BIDI_EMBEDDING = frozenset("\u202a\u202b")
 _BIDI_OVERRIDE = frozenset("\u202d\u202e")
 _BIDI_ISOLATE = frozenset("\u2066\u2067\u2068")
 _PDF, _PDI = "\u202c", "\u2069"
+_FSI = "\u2068"
+_LTR_OPENERS = frozenset("\u202a\u2066")
 _BIDI_EMBEDDING_OR_ISOLATE = regex.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 _TAG = regex.compile(r"[\U000e0000-\U000e007f]")
@@ -107,10 +109,13 @@ _MAX_RENDER = 262_144
 _EMOJI_PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")
 _EMOJI_MODIFIER = regex.compile(r"\p{Emoji_Modifier}")
 _EMOJI = regex.compile(r"\p{Emoji}")
+_SYMBOL = regex.compile(r"\p{S}")
 # Right-to-left *letters*: the marks RLM and ALM are Bidi_Class R/AL too and
 # must not count as the RTL text that excuses them.
 _RTL_STRONG = regex.compile(r"[[\p{Bidi_Class=R}\p{Bidi_Class=AL}]&&\p{L}]", regex.V1)
 _LETTER = regex.compile(r"\p{L}")
+_ALNUM = regex.compile(r"[\p{L}\p{N}]")
+_LTR_STRONG = regex.compile(r"[\p{Bidi_Class=L}&&\p{L}]", regex.V1)
 _MARK = regex.compile(r"\p{M}")
 _DIGIT = regex.compile(r"\p{Nd}")
 _WHITESPACE = regex.compile(r"\s")
@@ -183,6 +188,22 @@ _RULE_BY_GROUP = {
 #: Characters either side of a bidi mark or isolate within which genuine
 #: right-to-left text must appear for the mark to be excused.
 _RTL_WINDOW = 16
+#: How far past digits, spaces and punctuation a bidi mark's RTL letter may be.
+_NEUTRAL_REACH = 48
+#: Longest isolate or embedding span judged by its content's direction.
+_MAX_ISOLATED_SPAN = 80
+#: Longest operand read beside an invisible maths operator.
+_MAX_MATH_TOKEN = 8
+_OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
+#: Function names written before U+2061 FUNCTION APPLICATION.
+_MATH_FUNCTIONS = frozenset(
+    str.split(
+        """
+    sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim
+    max min sup inf det dim ker deg gcd lcm arg mod sgn tr f g h
+    """
+    )
+)
 #: A run of this many hidden characters in a row is never a legitimate
 #: sequence (the longest legitimate one, an emoji's VS16 + ZWJ, has two).
 _SUSPICIOUS_RUN = 3
@@ -211,6 +232,20 @@ _SEQUENCES_SHOWN = 6
 _HIDDEN_PIECES_SHOWN = 3
 _HIDDEN_TEXT_CHARS = 120
 _MIXED_CONFIDENCE = 0.5
+#: A look-alike spelling the same string shows as one ("'аpple.com' with a
+#: Cyrillic 'а'", a homoglyph checker's example): shown, below review.
+_EXPLAINED_CONFIDENCE = 0.3
+# Words that say the text is about look-alike letters, in the languages of
+# the directive work: the script's name or the idea (homoglyph, confusable,
+# IDN / punycode spoofing). A disguised keyword in an instruction carries
+# none of them.
+_EXPLAINS_LOOKALIKES = regex.compile(
+    r"\b(?:cyrillic|greek|homo?glyph\w*|homograph\w*|confusables?|look-?alikes?|punycode|idn"
+    r"|kyrillisch\w*|griechisch\w*|cyrillique|grec(?:que)?|cir[ií]lic\w*|griego|grieg[ao]|greco"
+    r"|homógraf\w*|omoglif\w*|cirillic\w*|cyrylic\w*|kiril\w*)\b"
+    r"|кириллиц\w*|греческ\w*|омоглиф\w*|西里尔|希腊|同形|キリル|ギリシャ|ホモグリフ|키릴|그리스",
+    regex.IGNORECASE,
+)
 _CONTEXT = 16
 #: Mixed-script words quoted in the evidence (the search stops there).
 _MIXED_WORDS_SHOWN = 3
@@ -339,6 +374,87 @@ def _near_rtl_text(text: str, start: int, end: int) -> bool:
     return _RTL_STRONG.search(text, lo, hi) is not None
 
 
+def _rtl_letter_nearest(text: str, index: int) -> bool:
+    """Is the first letter before or after ``index`` (past neutrals, within
+    ``_NEUTRAL_REACH`` characters) a right-to-left letter?"""
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(text) and abs(at - index) <= _NEUTRAL_REACH:
+            if _LETTER.match(text[at]):
+                if _RTL_STRONG.match(text[at]):
+                    return True
+                break
+            at += step
+    return False
+
+
+def _keeps_reading_order(text: str, start: int, end: int) -> bool:
+    """Does a balanced isolate or embedding display its content in the order
+    it is read?
+
+    Fluent and ICU wrap each placeable in FSI ... PDI ("\u2068Ahmed\u2069
+    liked your photo"): a first-strong isolate takes its direction from its
+    own content, so it reorders nothing. LRI/LRE around text without RTL
+    letters, and RLI/RLE around text without LTR letters, set the direction
+    the text has anyway. Not: RLI or RLE around English words (shown in
+    reverse word order, the Trojan Source trick), a long span, or one with
+    other bidi controls inside it.
+    """
+    inner = text[start + 1 : end]
+    if len(inner) > _MAX_ISOLATED_SPAN or _BIDI_EMBEDDING_OR_ISOLATE.search(inner):
+        return False
+    if _BIDI_MARK.intersection(inner) or not _ALNUM.search(inner):
+        return False
+    opener = text[start]
+    if opener == _FSI:
+        return True
+    has_rtl = _RTL_STRONG.search(inner) is not None
+    has_ltr = _LTR_STRONG.search(inner) is not None
+    if opener in _LTR_OPENERS:
+        return not has_rtl
+    return not has_ltr
+
+
+def _is_math_operator(text: str, index: int) -> bool:
+    """Is an invisible operator (U+2061-2064) between two operands of a formula?
+
+    MathML and accessible maths put FUNCTION APPLICATION after a function
+    name ("sin\u2061x"), INVISIBLE TIMES between a coefficient and a
+    variable ("2\u2062x", "a\u2062b"), INVISIBLE SEPARATOR between indices
+    and INVISIBLE PLUS in mixed numbers: short tokens, a screen reader says
+    "sine of x". Not: an operator splitting a word into longer pieces
+    ("ig\u2062nore", "i\u2062gnore"), where it only dodges a keyword filter.
+    """
+    left = _token(text, index, -1)
+    right = _token(text, index, 1)
+    # A bracket is an operand's edge: "log\u2061(y)", "(a+b)\u2062c".
+    left_ok = _operand(left, function=text[index] == "\u2061") or (
+        not left and _char_at(text, index - 1) in _CLOSING
+    )
+    right_ok = _operand(right, function=False) or (
+        not right and _char_at(text, index + 1) in _OPENING
+    )
+    return bool(left or right) and left_ok and right_ok
+
+
+def _token(text: str, index: int, step: int) -> str:
+    """The letters or digits right before (``step`` -1) or after ``index``."""
+    at = index + step
+    while 0 <= at < len(text) and abs(at - index) <= _MAX_MATH_TOKEN + 1 and _ALNUM.match(text[at]):
+        at += step
+    return text[at + 1 : index] if step < 0 else text[index + 1 : at]
+
+
+def _operand(token: str, *, function: bool) -> bool:
+    # A number, one letter (a variable), an opening or closing bracket's
+    # neighbour, or a function name before FUNCTION APPLICATION.
+    if not token:
+        return False
+    if token.isdigit() or len(token) == 1:
+        return True
+    return function and token.lower() in _MATH_FUNCTIONS
+
+
 def _in_running_text(located: LocatedString, text: str) -> bool:
     return not located.is_key and located.field != "name" and _WHITESPACE.search(text) is not None
 
@@ -386,7 +502,10 @@ def _legit_variation_selector(text: str, index: int) -> bool:
         return False
     code = ord(char)
     if char in (_VS15, _VS16):
-        return _matches(_EMOJI, base)
+        # Text or emoji presentation of the symbol before it ("♚\ufe0e" keeps
+        # a chess piece a text glyph on phones). One fixed selector carries
+        # no byte of a message.
+        return _matches(_EMOJI, base) or _matches(_SYMBOL, base)
     if char in _MONGOLIAN_FVS:
         return _matches(_MONGOLIAN_LETTER, base)
     if _matches(_IDEOGRAPH, base):
@@ -523,8 +642,11 @@ class _StringScan:
             return False
         if kind == "bidi-mark":
             # LRM/RLM/ALM next to Hebrew or Arabic words keep punctuation and
-            # numbers in place. Not: a mark in text with no RTL letters nearby.
-            return _near_rtl_text(text, index, index)
+            # numbers in place: the mark sits among neutrals (digits, spaces,
+            # punctuation) whose nearest letter on one side is right-to-left
+            # ("... الهواتف \u200e+971 4 123 4567\u200e."), however long the
+            # number. Not: a mark in text with no RTL letter nearby.
+            return _near_rtl_text(text, index, index) or _rtl_letter_nearest(text, index)
         pairs = self.pairs()
         if kind == "bidi-pop":
             # A closer is excused exactly when its opener is.
@@ -541,7 +663,7 @@ class _StringScan:
         text = self.text
         if _between_letters(text, start) or _between_letters(text, end):
             return False
-        return _near_rtl_text(text, start, end)
+        return _near_rtl_text(text, start, end) or _keeps_reading_order(text, start, end)
 
     def legit(self, index: int, char: str) -> bool:
         """True when the character at ``index`` is part of a legitimate sequence."""
@@ -571,6 +693,8 @@ class _StringScan:
             # Arabic number signs (U+0600-0605, U+06DD) and their kin stand
             # before the digits they span.
             return _matches(_DIGIT, _char_at(text, index + 1))
+        if _INVISIBLE_OPERATOR.match(char):
+            return _is_math_operator(text, index)
         if char == _MVS:
             # The Mongolian vowel separator sits between a Mongolian letter
             # and a final A or E.
@@ -827,13 +951,31 @@ def _split_private_use(hits: list[_Hit], text: str) -> tuple[list[_Hit], list[_H
             scattered or _in_private_use_run(text, hit.index) or _between_letters(text, hit.index)
         )
         (kept if payload else icons).append(hit)
+    if icons and _spells_text(icons):
+        return sorted(kept + icons, key=lambda h: h.index), []
     return kept, icons
+
+
+def _spells_text(icons: Sequence[_Hit]) -> bool:
+    """Do icon-area glyphs, two of them side by side, decode to ASCII text?
+
+    "\U000f0041\U000f0042" is "AB" shifted into the Material Design block:
+    glyphs written together that spell text are a message, not icons. A
+    Powerline prompt's branch and separator glyphs (U+E0A0, U+E0B0) decode
+    to nothing printable.
+    """
+    adjacent = any(b.index == a.index + 1 for a, b in itertools.pairwise(icons))
+    return adjacent and bool(_decode_private_use([h.char for h in icons]))
 
 
 def _in_private_use_run(text: str, index: int) -> bool:
     """True when ``index`` is inside three icon-area private-use characters in a row."""
-    for start in range(index - _PRIVATE_USE_RUN + 1, index + 1):
-        if start >= 0 and _ICON_PRIVATE_USE_RUN.fullmatch(text, start, start + _PRIVATE_USE_RUN):
+    # The window must fit in the text: a value that is one glyph (a
+    # Powerline separator as a ``default``, a SMuFL clef as an example) is
+    # no run of three.
+    last = len(text) - _PRIVATE_USE_RUN
+    for start in range(max(0, index - _PRIVATE_USE_RUN + 1), min(index, last) + 1):
+        if _ICON_PRIVATE_USE_RUN.fullmatch(text, start, start + _PRIVATE_USE_RUN):
             return True
     return False
 
@@ -979,7 +1121,9 @@ class HiddenUnicodeCheck:
                 rule_id="unicode.mixed_script",
                 tier=Tier.SOFT,
                 threat="confusable-spelling",
-                confidence=_MIXED_CONFIDENCE,
+                confidence=_EXPLAINED_CONFIDENCE
+                if _EXPLAINS_LOOKALIKES.search(text)
+                else _MIXED_CONFIDENCE,
                 evidence="; ".join(_describe_mixed(w) for w in result.mixed_words[:3]),
                 location=location,
                 span=_word_span(text, result.mixed_words[0]),

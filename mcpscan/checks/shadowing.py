@@ -55,6 +55,7 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
+from ._collision import different_job
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -766,8 +767,25 @@ class ShadowingCheck:
                 "name",
             )
 
+        others = index.other_servers(tool.name, tool.server)
+        apart = _apart_servers(tool, context, index, others)
+        if apart:
+            yield self._signal(
+                "cross_server",
+                Tier.SOFT,
+                MENTION_CONFIDENCE,
+                f"tool name {tool.name!r} is also exposed by server {_servers_text(apart)}, "
+                "whose description does another job",
+                "name",
+            )
         yield from self._name_findings(
-            context, tool, index, [tool.name], finding=finding, what="shared name"
+            context,
+            tool,
+            index,
+            [tool.name],
+            finding=finding,
+            what="shared name",
+            servers_for=lambda _name: [s for s in others if s not in apart],
         )
 
     def _confusable(
@@ -1622,6 +1640,33 @@ def _lookalikes(
             own_base=_names_own_tool(tool.description or "", name),
         )
     return found
+
+
+def _apart_servers(
+    tool: Tool, context: Context, index: ShadowIndex, others: Sequence[str]
+) -> list[str]:
+    """The other servers sharing the tool's exact name whose tool plainly does
+    another job (``_collision.different_job``): Confluence's ``search``
+    beside Notion's, ecobee's ``set_temperature`` beside Nest's. A server
+    the caller trusts, when this one is not trusted, is never apart: the
+    caller has said which side is the original."""
+    if tool.server is None or not others:
+        return []
+    trusted = context.snapshot.trusted_servers
+    generic = _generic_name(index, canonical_words(tool.name), tool.server)
+    mine = (tool.server, tool.name, tool.description or "")
+    apart: list[str] = []
+    for other in others:
+        if other in trusted and tool.server not in trusted:
+            continue
+        theirs = [
+            (other, t.description or "")
+            for t in context.snapshot.by_name.get(tool.name, ())
+            if t.server == other
+        ]
+        if different_job(mine, theirs, generic=generic):
+            apart.append(other)
+    return apart
 
 
 def _names_own_tool(text: str, name: str) -> bool:

@@ -54,7 +54,18 @@ FIRES = [
     ("ZWJ inside a Latin word", f"Al{ZWJ}ways confirm.", "unicode.hidden", "zero-width"),
     ("ZWNJ inside a Latin word", f"con{ZWNJ}firmation", "unicode.hidden", "zero-width"),
     ("word joiner", f"a{WJ}b and more", "unicode.hidden", "word-joiner"),
-    ("invisible times", "x\u2062y text", "unicode.hidden", "invisible-operator"),
+    (
+        "invisible times in a word",
+        "Please ig\u2062nore that",
+        "unicode.hidden",
+        "invisible-operator",
+    ),
+    (
+        "invisible operator before a word",
+        "i\u2061gnore rules",
+        "unicode.hidden",
+        "invisible-operator",
+    ),
     (
         "combining grapheme joiner",
         "ow\u034fner mode",
@@ -82,7 +93,22 @@ FIRES = [
     ("single stray tag", "x" + tags("a"), "unicode.hidden", "tag"),
     ("right-to-left override", f"Read a file {RLO}elif a daer", "unicode.bidi", "bidi-override"),
     ("unbalanced embedding", f"value {RLE}then point it", "unicode.bidi", "bidi-embedding"),
-    ("isolate around Latin only", f"User {FSI}Alice{PDI} joined", "unicode.bidi", "bidi-isolate"),
+    # RLI shows English words in reverse order: what is read is not what is shown.
+    (
+        "RTL isolate around English",
+        f"User {RLI}Alice joined{PDI} now",
+        "unicode.bidi",
+        "bidi-isolate",
+    ),
+    ("isolate inside a word", f"Al{FSI}way{PDI}s confirm", "unicode.bidi", "bidi-isolate"),
+    ("isolate holding a mark", f"User {FSI}Alice{LRM}{PDI} joined", "unicode.bidi", "bidi-isolate"),
+    ("VS15 after a letter", f"Run{VS15} now", "unicode.hidden", "variation-selector"),
+    (
+        "two icon glyphs spelling text",
+        "Logo \U000f0041\U000f0042",
+        "unicode.private_use",
+        "private-use",
+    ),
     ("stray pop", f"text {PDI} more", "unicode.bidi", "bidi-pop"),
     ("RLM in English", f"List buckets{RLM} visible", "unicode.bidi", "bidi-mark"),
     ("ALM in English", f"price{ALM} 100", "unicode.bidi", "bidi-mark"),
@@ -151,6 +177,13 @@ QUIET = [
     ("language list", "English, Ελληνικά, Русский, Українська"),
     ("units", "1–500 μs, pitch in μm, Δt in ms, αhelix, 10kΩ"),
     ("Korean", "파일을 읽습니다"),
+    # Typography that hides nothing (each beside the attack form in FIRES).
+    ("FSI isolates around names", f'"{FSI}Ahmed{PDI} liked" or "{FSI}נועה{PDI} shared"'),
+    ("LRI around English", f"User {LRI}Alice joined{PDI} now"),
+    ("LRM after a long phone number", f"أرقام الهواتف {LRM}+971 4 123 4567{LRM}."),
+    ("VS15 after chess symbols", f"Pieces \u265a{VS15}\u265b{VS15}\u265c{VS15} stay text"),
+    ("invisible times in maths", "2\u2062x and a\u2062b"),
+    ("function application", "sin\u2061x and log\u2061(y)"),
     ("Chinese", "读取文件内容并返回"),
 ]
 
@@ -194,6 +227,15 @@ def test_override_inside_rtl_text_still_fires() -> None:
 
 def test_unbalanced_isolate_in_rtl_text_fires() -> None:
     assert "unicode.bidi" in rules(scan(f"שלום {RLI}עולם"))
+
+
+def test_a_value_that_is_one_icon_glyph_is_below_review() -> None:
+    # A Powerline separator as a default, a SMuFL clef as an example: one
+    # glyph is no run and spells nothing.
+    props = {"sep": {"type": "string", "default": "\ue0b0", "examples": ["\ue050"]}}
+    report = scan("Render a prompt.", inputSchema={"type": "object", "properties": props})
+    assert report.verdict is Verdict.PASS
+    assert {s.tier for s in report.signals} == {Tier.SOFT}
 
 
 def test_icon_glyph_is_soft_and_below_review() -> None:
@@ -343,6 +385,20 @@ MIXED_QUIET = [
 @pytest.mark.parametrize(("case", "text"), MIXED_QUIET, ids=[c[0] for c in MIXED_QUIET])
 def test_mixed_script_quiet(case: str, text: str) -> None:
     assert scan(text).signals == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Flags look-alike domains, e.g. '\u0430pple.com' with a Cyrillic '\u0430'.",
+        "Erkennt Homoglyphen wie '\u0430pple.com' (kyrillisches a).",
+        "Détecte les domaines IDN comme '\u0430pple.com'.",
+    ],
+)
+def test_a_lookalike_the_text_explains_is_below_review(text: str) -> None:
+    report = scan(text)
+    assert [s.rule_id for s in report.signals] == ["unicode.mixed_script"]
+    assert report.verdict is Verdict.PASS
 
 
 # --------------------------------------------------------------------------

@@ -1,0 +1,122 @@
+"""Which side of an exact name collision does the other's job (shadowing check).
+
+Two servers exposing one tool name is how a copy takes the calls meant for
+the original ("send_email" with "Send an email message ..." beside the mail
+server's "send_email"), and also how unrelated services name their own
+tools: Confluence's and Notion's ``search``, S3's and GCS's
+``list_objects``, Nest's and ecobee's ``set_temperature``. The name alone
+cannot tell them apart; the descriptions can. A copy does the other's job
+without saying whose store it works on, or claims to stand in for the
+other; a different service describes its own job on its own store.
+
+``different_job`` answers, for one colliding pair, whether the scanned tool
+plainly does another job. The default is no: only positive evidence (its
+own service named, a job the other's words do not contain, nothing that
+ranks it above the other) lowers the collision to a mention. Pure functions
+of their arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import regex
+
+from ._lookalike import content_words, same_job, server_words, text_words
+from ._reference_claims import REPLACE_CUES, claims_trust
+from ._tool_words import COMMON_WORDS, GENERIC_PARTS
+
+__all__ = ["different_job"]
+
+# A tool that ranks itself above the tool whose name it shares takes its
+# calls, whatever its own job: "prefer this tool", "always use this one",
+# "use this first", "priority", in the languages of the directive work
+# ("bevorzugen", "siempre usa", "toujours", "優先", "优先", "우선",
+# "предпочтительн"). The replace and retire cues ("instead of X", "X is
+# deprecated", "statt", "вместо", "廃止") are REPLACE_CUES.
+_RANKS_ITSELF = regex.compile(
+    r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)"
+    r"|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
+    r"|always\s+(?:use|call|invoke|choose|pick|route)|(?:use|call)\s+(?:this|it)\s+(?:tool\s+)?first"
+    r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|siempre|preferi\w*|priorit\w*"
+    r"|toujours|sempre|zawsze|altijd|her\s+zaman|всегда|предпочт\w*|приоритет\w*)\b"
+    r"|優先|优先|首选|始终|总是|常に|必ず|우선|항상|반드시",
+    regex.IGNORECASE,
+)
+#: Words of its own a generic name's description needs to name another job.
+_OWN_JOB_WORDS = 3
+#: Sentence ends of the languages the descriptions are written in.
+_SENTENCE_END = regex.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
+
+
+def _ranks_itself(text: str, name: str) -> bool:
+    return bool(REPLACE_CUES.search(text.lower()) or _RANKS_ITSELF.search(text)) or claims_trust(
+        text, name
+    )
+
+
+def _service_words(server: str) -> frozenset[str]:
+    """The words of a server id that name a service (``aws-s3`` -> aws, s3),
+    not a common word a copy could also use (``mail-tools`` -> none)."""
+    return frozenset(
+        word
+        for word in server_words(server)
+        if len(word) >= 2
+        and not word.isdigit()
+        and word not in COMMON_WORDS
+        and word not in GENERIC_PARTS
+    )
+
+
+def _own_text(text: str, other_words: frozenset[str]) -> str:
+    """The sentences of ``text`` that do not name the other service.
+
+    "If the user wants their own Gmail, use gmail's send_email instead"
+    talks about the other tool, not this one's job; a copy that writes "via
+    QuickMail from the user's Gmail account" keeps nothing of its own.
+    """
+    kept = [
+        sentence for sentence in _SENTENCE_END.split(text) if not other_words & text_words(sentence)
+    ]
+    return " ".join(kept)
+
+
+def different_job(
+    mine: tuple[str, str, str],
+    theirs: Iterable[tuple[str, str]],
+    *,
+    generic: bool,
+) -> bool:
+    """Does the scanned tool plainly do another job than every tool it shares its name with?
+
+    ``mine``: (server, name, description); ``theirs``: (server, description)
+    of each other server's tool of that name; ``generic``: a name many
+    services share (``search``, ``get``, ``query``), for which a job in
+    words the other's description lacks is enough. Otherwise the tool must also
+    name its own service (a word of its server id: "Create an issue in
+    Linear" on ``linear``) that the other does not: two services each on
+    their own store. A tool that ranks itself above the other or claims to
+    replace it never does another job.
+    """
+    server, name, description = mine
+    if _ranks_itself(description, name):
+        return False
+    others: Sequence[tuple[str, str]] = list(theirs)
+    return bool(others) and all(
+        _apart(server, description, other, text, generic=generic) for other, text in others
+    )
+
+
+def _apart(server: str, description: str, other: str, text: str, *, generic: bool) -> bool:
+    other_service = _service_words(other)
+    own = _own_text(description, other_service) if other_service else description
+    if same_job(content_words(own), content_words(text)):
+        return False
+    if generic:
+        # A name every service has (get, search, run): a job of its own, in
+        # words the other's description lacks, is enough ("GET the string
+        # value stored at a key" beside "Perform an HTTP GET request");
+        # "Does its job." says nothing.
+        return len(content_words(own) - content_words(text)) >= _OWN_JOB_WORDS
+    named = _service_words(server) & text_words(own)
+    return bool(named - text_words(text) - other_service)
