@@ -31,18 +31,39 @@ __all__ = ["different_job"]
 # A tool that ranks itself above the tool whose name it shares takes its
 # calls, whatever its own job: "prefer this tool", "always use this one",
 # "use this first", "priority", in the languages of the directive work
-# ("bevorzugen", "siempre usa", "toujours", "優先", "优先", "우선",
-# "предпочтительн"). The replace and retire cues ("instead of X", "X is
+# ("bevorzugen", "優先", "优先", "우선", "предпочтительн"; "always" words
+# below). The replace and retire cues ("instead of X", "X is
 # deprecated", "statt", "вместо", "廃止") are REPLACE_CUES.
 _RANKS_ITSELF = regex.compile(
     r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)"
     r"|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
     r"|always\s+(?:use|call|invoke|choose|pick|route)|(?:use|call)\s+(?:this|it)\s+(?:tool\s+)?first"
-    r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|siempre|preferi\w*|priorit\w*"
-    r"|toujours|sempre|zawsze|altijd|her\s+zaman|всегда|предпочт\w*|приоритет\w*)\b"
-    r"|優先|优先|首选|始终|总是|常に|必ず|우선|항상|반드시",
+    r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|preferi\w*|priorit\w*"
+    r"|предпочт\w*|приоритет\w*)\b"
+    r"|優先|优先|首选|우선",
     regex.IGNORECASE,
 )
+# A bare "always" word ranks nothing: honest tools write "siempre devuelve
+# JSON", "toujours en UTC", "常に最新の値", "항상 UTF-8". It ranks the tool
+# only next to a use/call verb or a "this tool" phrase ("siempre usa esta
+# herramienta", "utilisez toujours cet outil", "常にこのツールを", "항상 이
+# 도구를 사용"), on either side, as English needs "always use".
+_ALWAYS_WORD = regex.compile(
+    r"\b(?:siempre|toujours|sempre|zawsze|altijd|her\s+zaman|всегда)\b"
+    r"|始终|总是|常に|必ず|항상|반드시",
+    regex.IGNORECASE,
+)
+_USE_OR_THIS = regex.compile(
+    r"\b(?:us[ae]r?|utili[sz]\w*|emple\w*|llam\w*|appel\w*|chiam\w*|invo[ckq]\w*"
+    r"|u[żz]y\w*|wywo[łl]\w*|wybier\w*|gebruik\w*|aanroep\w*|roep\w*|kies\w*"
+    r"|kullan\w*|çağır\w*|seç\w*|использ\w*|вызыв\w*|выбира\w*|эт(?:от|им)\s+инструмент\w*"
+    r"|est[ae]\s+(?:herramienta|ferramenta)|cet\s+outil|questo\s+strumento"
+    r"|to\s+narz[ęe]dzie|deze\s+tool|bu\s+araç)\b"
+    r"|使用|调用|此工具|这个工具|该工具|このツール|使[うっい]|呼び出|選[んぶ]|사용|호출|이\s*도구",
+    regex.IGNORECASE,
+)
+#: How far from an "always" word its use verb or "this tool" may be.
+_ALWAYS_REACH = 24
 #: Words of its own a generic name's description needs to name another job.
 _OWN_JOB_WORDS = 3
 #: Sentence ends of the languages the descriptions are written in.
@@ -50,8 +71,20 @@ _SENTENCE_END = regex.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
 
 
 def _ranks_itself(text: str, name: str) -> bool:
-    return bool(REPLACE_CUES.search(text.lower()) or _RANKS_ITSELF.search(text)) or claims_trust(
-        text, name
+    return (
+        bool(REPLACE_CUES.search(text.lower()) or _RANKS_ITSELF.search(text))
+        or _always_uses(text)
+        or claims_trust(text, name)
+    )
+
+
+def _always_uses(text: str) -> bool:
+    """An "always" word beside a use verb or "this tool" (not a bare "always")."""
+    return any(
+        _USE_OR_THIS.search(
+            text, max(0, found.start() - _ALWAYS_REACH), found.end() + _ALWAYS_REACH
+        )
+        for found in _ALWAYS_WORD.finditer(text)
     )
 
 
