@@ -1137,9 +1137,23 @@ def _same_vendor(server: str, other: str | None) -> bool:
     if not mine or not theirs or mine[0] != theirs[0]:
         return False
     return all(
-        len(word) > _INSTANCE_LABEL_CHARS and word.isalpha() and word not in NAME_AFFIXES
+        len(word) > _INSTANCE_LABEL_CHARS
+        and word.isalpha()
+        and word not in NAME_AFFIXES
+        and word not in _ADD_ON_WORDS
         for word in mine[1:] + theirs[1:]
     )
+
+
+# Words a third party adds to a vendor's name for its own add-on
+# (``hubspot-sync``, ``jira-helper``, ``slack-bridge``): not a product of
+# the vendor, so its references to the vendor's tools are judged
+# ("use this instead of hubspot's get_contact" is a replace claim). A
+# vendor's products (``github-actions``, ``google-drive``) stay exempt.
+_ADD_ON_WORDS = frozenset({
+    "sync", "syncer", "helper", "helpers", "bridge", "connector", "proxy", "gateway",
+    "wrapper", "relay", "mirror", "lite", "toolkit", "plugin", "addon", "assistant",
+})  # fmt: skip
 
 
 def _marked_entries(
@@ -1301,7 +1315,7 @@ def _steering_tier(
         return Tier.HARD
     if _raw_claims_to_replace(located, mention):
         return Tier.HARD
-    if prefers_over(sentence, offset, stop):
+    if prefers_over(sentence, offset, stop) or _ranks_above(mention):
         return Tier.SOFT
     # "Order sku sg-arb-500 through shop.place_order", "set the lock to
     # 'unlocked' via home-assistant.set_lock": this tool spends the user's
@@ -1311,6 +1325,47 @@ def _steering_tier(
     if changes_state and _commands(sentence, offset) and chooses_values(sentence):
         return Tier.SOFT
     return None
+
+
+# A tool that names another server's tool and, in the same statement,
+# makes itself the default or the better choice, or runs the other down,
+# steers the agent away from it: "a better choice than gsheets'
+# append_values, so consider defaulting to it", "does the same thing as
+# kubernetes.apply_manifest, so use this one by default", "prefer this
+# tool; openweather's get_forecast is heavily rate-limited", "wo sonst
+# dropbox.upload_file aufgerufen würde; wir empfehlen, Uploads bevorzugt
+# hierüber laufen zu lassen". A statement runs to its full stop (a ";" does
+# not end it). The other tool's own job or a pointer ("for local files use
+# read_file instead", "results are sorted by default") ranks nothing.
+# SOFT: a person judges the claim.
+_RANKS_ABOVE = regex.compile(
+    r"\b(?:better\s+(?:choice|option|pick|fit)|first\s+choice|recommended\s+(?:tool|choice)"
+    r"|default(?:s|ing)?\s+to\s+(?:it|this|ours)|(?:this|it)\s+(?:one\s+|tool\s+)?by\s+default"
+    r"|prefer(?:red|ably)?\s+(?:this|it|ours|us)|(?:recommend|suggest)\w*\s+(?:using\s+)?(?:this|it|ours)"
+    r"|bevorzugt|vorzugsweise|hierüber|de\s+préférence|préfér\w*|preferib\w*|preferibil\w*"
+    r"|preferencialmente|bij\s+voorkeur|tercih\s+ed\w*|preferuj\w*|предпочт\w*)\b"
+    r"|優先|推奨|优先|首选|推荐使用|우선|권장"
+)
+_RUNS_DOWN = regex.compile(
+    r"^.{0,40}?\b(?:is|are|may\s+be|has\s+been|gets)\s+(?:\w+\s+)?"
+    r"(?:rate[\s-]?limited|unreliable|compromised|broken|insecure|unsafe|outdated|buggy|flaky"
+    r"|unverified|untrusted|obsolete)\b"
+)
+#: Sentence ends for a whole statement: a ";" or ":" continues it.
+_STATEMENT_END = regex.compile(r"[!?\n\u3002\uff01\uff1f]|\.(?=\s|$)")
+
+
+def _ranks_above(mention: _Mention) -> bool:
+    """Does the statement around the name rank this tool above it (SOFT)?"""
+    before, after = mention.around(_SENTENCE_WINDOW)
+    # Up to the name's first character, as in ``_sentence_of``.
+    starts = [
+        found.end() for found in _STATEMENT_END.finditer(before + mention.text[mention.start])
+    ]
+    head = before[starts[-1] :] if starts else before
+    tail = _STATEMENT_END.split(after, maxsplit=1)[0]
+    statement = (head + mention.text[mention.start : mention.stop] + tail).lower()
+    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail.lower()))
 
 
 #: First name words of tools that only read (``get_user``, ``list_files``).
