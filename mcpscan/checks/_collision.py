@@ -73,17 +73,46 @@ _RUNS_OTHER_DOWN = regex.compile(
     r"|被入侵|已泄露|侵害された|침해된",
     regex.IGNORECASE,
 )
+#: How far after an English replace verb the replaced tool may be named.
+_CUE_REACH = 40
 #: How far from an "always" word its use verb or "this tool" may be.
 _ALWAYS_REACH = 24
 #: Words of its own a generic name's description needs to name another job.
 _OWN_JOB_WORDS = 3
+_WORD_SPLIT = regex.compile(r"[\W_]+")
 #: Sentence ends of the languages the descriptions are written in.
 _SENTENCE_END = regex.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
 
 
+# An English replace verb is a claim against a tool only when a tool
+# follows it: "use this instead of the other search", "replaces Brave's
+# search", "a wrapper around the official fetch". The tool's own job uses
+# the same verbs on data: "Replaces all occurrences of a string in a
+# Google Doc", "wraps long lines", "returns null rather than raising".
+_DATA_VERB_CUE = regex.compile(
+    r"(?:replac|wrap|rather\s+than|instead\s+of|in\s+place\s+of|supersed)", regex.IGNORECASE
+)
+_TOOL_REFERENT = regex.compile(
+    r"\b(?:tools?|servers?|version|edition|one|original|official|built-?in|existing|default"
+    r"|other|another|it|this|that|its|their|mcp|plugin|integration|connector)\b"
+)
+
+
+def _claims_to_replace(text: str, name: str) -> bool:
+    lowered = text.lower()
+    for found in REPLACE_CUES.finditer(lowered):
+        if not _DATA_VERB_CUE.match(found.group()):
+            return True  # a retire word or a cue in another language
+        after = lowered[found.end() : found.end() + _CUE_REACH]
+        if name.lower() in after or _TOOL_REFERENT.search(after):
+            return True
+    return False
+
+
 def _ranks_itself(text: str, name: str) -> bool:
     return (
-        bool(REPLACE_CUES.search(text.lower()) or _RANKS_ITSELF.search(text))
+        _claims_to_replace(text, name)
+        or bool(_RANKS_ITSELF.search(text))
         or _always_uses(text)
         or bool(_RUNS_OTHER_DOWN.search(text))
         or claims_trust(text, name)
@@ -163,5 +192,22 @@ def _apart(server: str, description: str, other: str, text: str, *, generic: boo
         # value stored at a key" beside "Perform an HTTP GET request");
         # "Does its job." says nothing.
         return len(content_words(own) - content_words(text)) >= _OWN_JOB_WORDS
-    named = _service_words(server) & text_words(own)
-    return bool(named - text_words(text) - other_service)
+    named = _service_words(server) & (text_words(own) | _abbreviated(own))
+    return bool(named - text_words(text) - _abbreviated(text) - other_service)
+
+
+def _abbreviated(text: str) -> frozenset[str]:
+    """Server-id abbreviations of the words of ``text``: the initials of one
+    or two words joined to the next word ("Google Drive" -> ``gdrive``,
+    "Google Doc" -> ``gdoc``/``gdocs``, "Amazon Web Services" -> ``awservices``),
+    so a server ``gdrive`` whose tool says "List files in Google Drive"
+    names its own service. Only compared with the server id's words."""
+    words = [word for word in _WORD_SPLIT.split(text.casefold()) if word]
+    found: set[str] = set()
+    for index in range(1, len(words)):
+        for width in (1, 2):
+            if index - width < 0:
+                continue
+            initials = "".join(word[0] for word in words[index - width : index])
+            found.update((initials + words[index], initials + words[index] + "s"))
+    return frozenset(found)

@@ -1709,7 +1709,7 @@ def _apart_servers(
         return []
     trusted = context.snapshot.trusted_servers
     generic = _generic_name(index, canonical_words(tool.name), tool.server)
-    mine = (tool.server, tool.name, tool.description or "")
+    mine = (tool.server, tool.name, _own_words(tool))
     apart: list[str] = []
     for other in others:
         if other in trusted and tool.server not in trusted:
@@ -1722,6 +1722,14 @@ def _apart_servers(
         if different_job(mine, theirs, generic=generic):
             apart.append(other)
     return apart
+
+
+def _own_words(tool: Tool) -> str:
+    """The tool's display titles and description: a title such as "Slack:
+    search messages" names the service the description leaves implicit."""
+    titles = [tool.title, (tool.annotations or {}).get("title")]
+    parts = [title for title in titles if isinstance(title, str) and title]
+    return ".\n".join([*parts, tool.description or ""])
 
 
 def _names_own_tool(text: str, name: str) -> bool:
