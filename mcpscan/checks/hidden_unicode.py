@@ -397,8 +397,8 @@ def _keeps_reading_order(text: str, start: int, end: int) -> bool:
     own content, so it reorders nothing. LRI/LRE around text without RTL
     letters, and RLI/RLE around text without LTR letters, set the direction
     the text has anyway. Not: RLI or RLE around English words (shown in
-    reverse word order, the Trojan Source trick), a long span, or one with
-    other bidi controls inside it.
+    reverse word order, the Trojan Source trick) or around digits alone, a
+    long span, or one with other bidi controls inside it.
     """
     inner = text[start + 1 : end]
     if len(inner) > _MAX_ISOLATED_SPAN or _BIDI_EMBEDDING_OR_ISOLATE.search(inner):
@@ -412,7 +412,11 @@ def _keeps_reading_order(text: str, start: int, end: int) -> bool:
     has_ltr = _LTR_STRONG.search(inner) is not None
     if opener in _LTR_OPENERS:
         return not has_rtl
-    return not has_ltr
+    # RLI/RLE need a right-to-left letter inside: around digits and
+    # punctuation alone, away from Hebrew or Arabic text (which
+    # ``_near_rtl_text`` excuses first), they only reverse the order of the
+    # numbers and separators ("\u2067000,01\u2069 5" in an example amount).
+    return has_rtl and not has_ltr
 
 
 def _is_math_operator(text: str, index: int) -> bool:

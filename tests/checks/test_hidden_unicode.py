@@ -100,6 +100,8 @@ FIRES = [
         "unicode.bidi",
         "bidi-isolate",
     ),
+    # RLI around digits alone, in English text, reverses numbers and separators.
+    ("RTL isolate around digits", f"Pay {RLI}10 250{PDI} today", "unicode.bidi", "bidi-isolate"),
     ("isolate inside a word", f"Al{FSI}way{PDI}s confirm", "unicode.bidi", "bidi-isolate"),
     ("isolate holding a mark", f"User {FSI}Alice{LRM}{PDI} joined", "unicode.bidi", "bidi-isolate"),
     ("VS15 after a letter", f"Run{VS15} now", "unicode.hidden", "variation-selector"),
@@ -163,6 +165,7 @@ QUIET = [
     ("LRM near Hebrew", f"גרסה{LRM} 2.0"),
     ("isolate around Hebrew", f"Welcome back, {RLI}דנה{PDI}!"),
     ("embedding around Arabic", f"Name: {RLE}سارة{PDF}."),
+    ("isolate around digits in Arabic", f"المبلغ {RLI}250{PDI} دولار"),
     ("leading BOM", "\ufeffRead a UTF-8 file."),
     ("German soft hyphens", "Das Donau\u00addampf\u00adschiff\u00adfahrts ist lang"),
     ("Arabic number sign", "مرجع \u0600123"),
