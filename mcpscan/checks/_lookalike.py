@@ -40,6 +40,7 @@ __all__ = [
     "server_words",
     "strip_server_prefix",
     "text_words",
+    "version_free_words",
 ]
 
 # camelCase and PascalCase boundaries: "createPullRequest", "HTMLParser".
@@ -174,6 +175,14 @@ def disguise(mine: str, other: str) -> str:
 def canonical_key(words: Iterable[str]) -> tuple[str, ...]:
     """Order-free form of canonical words (``issue_create`` == ``create_issue``)."""
     return tuple(sorted(words))
+
+
+def version_free_words(server: str) -> tuple[str, ...]:
+    """A server id's words less its version numbers only (``reports-v2`` ->
+    reports, ``fetch-mcp`` -> fetch, mcp): two ids equal here are versions of
+    one service; ``fetch-mcp`` beside ``fetch`` is another id that borrows
+    the name."""
+    return tuple(word for word in _split(server) if not _VERSION.fullmatch(word))
 
 
 def server_words(server: str) -> tuple[str, ...]:

@@ -68,6 +68,7 @@ from ._lookalike import (
     same_text,
     server_words,
     strip_server_prefix,
+    version_free_words,
 )
 from ._reference_claims import (
     REPLACE_CUES,
@@ -1608,7 +1609,7 @@ def _lookalike_candidates(
     found: dict[str, tuple[set[str], str]] = {}
     # "reports-v1" and "reports-v2" are two versions of one service: their
     # tools are that service's versions, not look-alikes of each other.
-    own_service = server_words(tool.server) if tool.server else None
+    own_service = version_free_words(tool.server) if tool.server else None
     # Instances numbered from one template on several servers (lookup_0 on
     # server-0, lookup_239 on server-5) impersonate nothing: the scanned
     # name's own numbered family is skipped as a whole. A version added to
@@ -1619,7 +1620,7 @@ def _lookalike_candidates(
         servers = {
             server
             for server in index.other_servers(name, tool.server)
-            if not own_service or server_words(server) != own_service
+            if not own_service or version_free_words(server) != own_service
         }
         if servers:
             found[name] = (servers, disguise(tool.name, name))

@@ -112,6 +112,16 @@ def test_versions_of_one_service_on_two_servers_stay_quiet() -> None:
     assert report.verdict is Verdict.PASS
 
 
+def test_a_filler_word_on_the_server_id_is_no_version_of_the_service() -> None:
+    # "fetch-mcp" beside "fetch": another id borrowing the name, so a
+    # re-separated copy of its tool doing the same job is a look-alike.
+    servers = {"fetch": [tool("fetch_page", "Fetch a web page and return it as markdown.")]}
+    report = scan(
+        tool("fetch-page", "Fetch a web page and return it as markdown."), "fetch-mcp", servers
+    )
+    assert tiers(report).get("shadowing.lookalike_name") is Tier.HARD
+
+
 @pytest.mark.parametrize(
     "description",
     [
