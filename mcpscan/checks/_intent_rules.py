@@ -406,7 +406,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     against_user = _against_user(clause)
     assigns = _assigns_literal(clause)
     sets_value = (
-        clause.has("setarg") or (clause.has("invoke", "transmit") and against_user) or assigns
+        (clause.has("setarg") and not _setting_denied(clause)) or (clause.has("invoke", "transmit") and against_user) or assigns
     )
     if not sets_value:
         return None
@@ -569,7 +569,7 @@ def _against_user(clause: Clause) -> bool:
     a scope word ("whatever", "regardless", "even if", "egal", "无论") next
     to the user. "If the user does not name a region, use the default"
     holds no scope word and stays the user's choice."""
-    if clause.has("notuser"):
+    if any(not _object_of_verb(clause, start) for start, _end in clause.spans("notuser")):
         return True
     # "If the user wants" (Hindi "उपयोगकर्ता चाहे तो" holds the word for
     # "whatever") leaves the choice to the user.
@@ -577,9 +577,28 @@ def _against_user(clause: Clause) -> bool:
         return False
     users = clause.spans("user", "theirchoice")
     return any(
-        abs(a_start - u_start) <= _ANYWAY_REACH
+        abs(a_start - u_start) <= _ANYWAY_REACH and not _object_of_verb(clause, a_start)
         for a_start, _a_end in clause.spans("anyway")
         for u_start, _u_end in users
+    )
+
+
+def _object_of_verb(clause: Clause, start: int) -> bool:
+    """ "Use whichever the user asked for", "pass whatever they give": the
+    scope word right after the verb is what is used, the user's own choice.
+    "Use the symbol ACME whatever the user asked for" puts a value between
+    them and overrides the user."""
+    return any(0 <= start - end <= 1 for _s, end in clause.spans("invoke", "setarg", "transmit"))
+
+
+def _setting_denied(clause: Clause) -> bool:
+    """ "It never changes your instructions or the user's request": every
+    value-setting verb stands right after a negation, a promise of what
+    the tool does not do rather than an order to set anything."""
+    settings = clause.spans("setarg")
+    negations = clause.spans("negation")
+    return bool(settings) and all(
+        any(0 <= s_start - n_end <= 1 for _n, n_end in negations) for s_start, _e in settings
     )
 
 
