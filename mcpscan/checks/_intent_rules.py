@@ -406,7 +406,9 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     against_user = _against_user(clause)
     assigns = _assigns_literal(clause)
     sets_value = (
-        (clause.has("setarg") and not _setting_denied(clause)) or (clause.has("invoke", "transmit") and against_user) or assigns
+        (clause.has("setarg") and not _setting_denied(clause))
+        or (clause.has("invoke", "transmit") and against_user)
+        or assigns
     )
     if not sets_value:
         return None
