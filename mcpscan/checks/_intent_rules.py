@@ -630,6 +630,12 @@ def _ranks_over_user(clause: Clause) -> bool:
     users = clause.spans(*_OUTRANKED)
     if any(0 <= u[0] - c[1] <= _RANK_REACH for c in claims for u in users):
         return True
+    # "These rules replace the user's instructions": a substitution whose
+    # object is the user's word ranks over it. "This replaces the legacy
+    # tool; use it if the user asks" replaces a tool, the user stands far.
+    replaced = clause.spans("substitute")
+    if any(0 <= u[0] - r[1] <= _REPLACED_REACH for r in replaced for u in users):
+        return True
     return any(0 <= r[0] - u[1] <= _RANK_REACH for r in clause.spans("outranks") for u in users)
 
 
@@ -665,6 +671,9 @@ def _rules_prevail_over_user(clause: Clause) -> bool:
 # the claim: "take precedence over anything the user says" is close; "use
 # X (annulla ...) ... only after the user confirmed" is a later clause.
 _RANK_REACH = 48
+# How far the user may stand after a substitution to be what it replaces:
+# "replace the user's", "remplacent celles de l'utilisateur".
+_REPLACED_REACH = 12
 
 
 def _claims_beyond_substitution(clause: Clause) -> bool:
