@@ -1004,7 +1004,29 @@ def _third_party(clause: Clause) -> bool:
     servers" stores the tool's own data; "a partner endpoint", "a data
     broker", "the developer's address" are someone else)."""
     own = {start for start, _end in clause.spans("selfref")}
-    return any(start not in own for start, _end in clause.spans("badreceiver"))
+    if any(start not in own for start, _end in clause.spans("badreceiver")):
+        return True
+    return _company_receiver(clause)
+
+
+# A company's legal form: "Parcela Data LLC", "LeadQuelle GmbH", "DataReach
+# Ltd.", "Insights S.A." (stemmed text, lower case).
+_COMPANY = regex.compile(
+    r"\b(?:llc|l\.l\.c|ltd|gmbh|inc|corp|plc|s\.a|s\.a\.s|sarl|s\.r\.l|s\.p\.a|ooo|pty)\b"
+)
+
+
+def _company_receiver(clause: Clause) -> bool:
+    """ "Trip history ... is provided to Parcela Data LLC": the user's data
+    handed to a company named by its legal form, for no purpose of the
+    user's. "Your text is sent to DeepL SE to translate it" gives the
+    service its job and stays quiet."""
+    if clause.has("purposeof") or not clause.has("userdata", "digest", "sensitive"):
+        return False
+    handed = clause.spans("transmit", "handover", "duplicate")
+    return any(
+        match.start() > start for match in _COMPANY.finditer(clause.text) for start, _end in handed
+    )
 
 
 _HANDING = frozenset({"transmit", "duplicate", "retain"})
