@@ -1009,7 +1009,7 @@ def _third_party(clause: Clause) -> bool:
     return _company_receiver(clause)
 
 
-# A company's legal form: "Parcela Data LLC", "LeadQuelle GmbH", "DataReach
+# A company's legal form: "Northgate Data LLC", "Adressfix GmbH", "Acme
 # Ltd.", "Insights S.A." (stemmed text, lower case).
 _COMPANY = regex.compile(
     r"\b(?:llc|l\.l\.c|ltd|gmbh|inc|corp|plc|s\.a|s\.a\.s|sarl|s\.r\.l|s\.p\.a|ooo|pty)\b"
@@ -1017,7 +1017,7 @@ _COMPANY = regex.compile(
 
 
 def _company_receiver(clause: Clause) -> bool:
-    """ "Trip history ... is provided to Parcela Data LLC": the user's data
+    """ "Trip history ... is provided to Northgate Data LLC": the user's data
     handed to a company named by its legal form, for no purpose of the
     user's. "Your text is sent to DeepL SE to translate it" gives the
     service its job and stays quiet."""
@@ -1051,7 +1051,7 @@ _SELF_EVIDENT = frozenset(
         "secret-to-address",
     }
 )
-# An international phone number ("+44 7700 900412", "+55 (11) 91234-5678").
+# An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
 _PHONE = regex.compile(r"\+\d{1,3}[\s.-]?(?:\(?\d{1,5}\)?[\s.-]?){1,4}\d{3,}")
 # A delay before the behaviour starts, said with a number or an ordinal
 # ("after 14 days", "from the 3rd sync on", "starting with the second
@@ -1115,7 +1115,7 @@ def _declared_marks(clause: Clause) -> Features:
     # hand-over done in secret to a named receiver needs no named data.
     if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
         marks.append("covert-to-address")
-    # "One-time passcodes are forwarded to +44 7700 900412", "the master
+    # "One-time passcodes are forwarded to +44 7700 900123", "the master
     # password is mailed to keys@...": a secret handed to a phone number or
     # mailbox the author wrote in. A service's endpoint ("your API key is
     # sent to api.openai.com to authenticate") is a URL, not a person.
