@@ -932,7 +932,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # and a flow the user set up or approves ("to the bucket the user
     # configured", "to your own account", "the user sees the report before
     # it is sent") are not the tool's own hidden behaviour.
-    if clause.has("example", "consent") or _withdrawn(clause):
+    if _lists_examples(clause) or clause.has("consent") or _withdrawn(clause):
         return None
     # "Detection covers infostealers that copy browser cookies and upload
     # them ...": malware described by a security product, unless the tool
@@ -966,7 +966,11 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # networks": a receiver or a sale named in the tool's stated job (its
     # first sentence) is what the user chose it for; a delay, a standing
     # copy, a backdoor or hiding is not a job.
-    if clause.text in scope.purpose and set(marks) <= _MAY_BE_THE_JOB:
+    if (
+        clause.text in scope.purpose
+        and set(marks) <= _MAY_BE_THE_JOB
+        and not _users_data_handed_on(clause)
+    ):
         return None
     # "... so that the answer is accurate": a purpose given for an ordinary
     # flow; it does not excuse a receiver nobody asked for.
@@ -1035,6 +1039,29 @@ def _hidden_after(clause: Clause) -> Features | None:
     return _common(clause, "declared", "undisclosed", *extra)
 
 
+# "Detects keyloggers that send keystrokes to ...", "flags phrases such as
+# ...": what follows is an example of what the tool looks for. "API keys
+# detected in the buffer are ... sold to partner firms" is the participle
+# of the tool's own finding, followed by where it found them: the data it
+# handles, not an example of malware.
+_FOUND_IN = regex.compile(r"\s(?:in|on|within|inside|from|by)\s")
+
+
+def _lists_examples(clause: Clause) -> bool:
+    examples = clause.spans("example")
+    return any(not _FOUND_IN.match(clause.text, end) for _start, end in examples)
+
+
+def _users_data_handed_on(clause: Clause) -> bool:
+    """ "Clipboard Helper (history is continuously uploaded and shared with
+    marketing partners)": the title or first sentence says, in the passive,
+    that the user's data goes to someone. A job that names a receiver as
+    what it works on ("sends opt-out requests to data brokers", "lists the
+    trackers that share data with ad networks") hands nothing of the
+    user's over in the passive."""
+    return clause.has("handover") and clause.has("userdata", "sensitive")
+
+
 def _withdrawn(clause: Clause) -> bool:
     """A changelog or notice saying a flow was taken out: "Removed the
     tracker that sent usage data to an ad network", "2.0 no longer shares
@@ -1064,7 +1091,29 @@ def _third_party(clause: Clause) -> bool:
     servers" stores the tool's own data; "a partner endpoint", "a data
     broker", "the developer's address" are someone else)."""
     own = {start for start, _end in clause.spans("selfref")}
-    return any(start not in own for start, _end in clause.spans("badreceiver"))
+    if any(start not in own for start, _end in clause.spans("badreceiver")):
+        return True
+    return _company_receiver(clause)
+
+
+# A company's legal form: "Northgate Data LLC", "Adressfix GmbH", "Acme
+# Ltd.", "Insights S.A." (stemmed text, lower case).
+_COMPANY = regex.compile(
+    r"\b(?:llc|l\.l\.c|ltd|gmbh|inc|corp|plc|s\.a|s\.a\.s|sarl|s\.r\.l|s\.p\.a|ooo|pty)\b"
+)
+
+
+def _company_receiver(clause: Clause) -> bool:
+    """ "Trip history ... is provided to Northgate Data LLC": the user's data
+    handed to a company named by its legal form, for no purpose of the
+    user's. "Your text is sent to DeepL SE to translate it" gives the
+    service its job and stays quiet."""
+    if clause.has("purposeof") or not clause.has("userdata", "digest", "sensitive"):
+        return False
+    handed = clause.spans("transmit", "handover", "duplicate")
+    return any(
+        match.start() > start for match in _COMPANY.finditer(clause.text) for start, _end in handed
+    )
 
 
 _HANDING = frozenset({"transmit", "duplicate", "retain"})
@@ -1086,8 +1135,11 @@ _SELF_EVIDENT = frozenset(
         "rerouted",
         "covert-to-address",
         "weakens-defences",
+        "secret-to-address",
     }
 )
+# An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
+_PHONE = regex.compile(r"\+\d{1,3}[\s.-]?(?:\(?\d{1,5}\)?[\s.-]?){1,4}\d{3,}")
 # A delay before the behaviour starts, said with a number or an ordinal
 # ("after 14 days", "from the 3rd sync on", "starting with the second
 # run"); the lexicon's ``timebomb`` phrases say it in words, per language.
@@ -1107,6 +1159,18 @@ def _kept_from_user(clause: Clause) -> bool:
     if not clause.has("user", "userdata"):
         return False
     return clause.has("conceal") or (clause.has("hiddenfact") and not clause.imperative)
+
+
+def _planted_account(clause: Clause) -> bool:
+    """A payout destination written into the text: a mailbox (a PIX or
+    PayPal key) or an account number."""
+    if clause.emails or _IBAN.search(clause.text):
+        return True
+    return any(kind == "account" for kind, _value in clause.values)
+
+
+# An IBAN in the normalized (lower-case) text: "gb82 west 1234 5698 7654 32".
+_IBAN = regex.compile(r"\b[a-z]{2}\d{2}(?:\s?[a-z0-9]{4}){3,7}(?:\s?[a-z0-9]{1,3})?\b")
 
 
 def _delay_on_data(clause: Clause) -> bool:
@@ -1138,6 +1202,12 @@ def _declared_marks(clause: Clause) -> Features:
     # hand-over done in secret to a named receiver needs no named data.
     if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
         marks.append("covert-to-address")
+    # "One-time passcodes are forwarded to +44 7700 900123", "the master
+    # password is mailed to keys@...": a secret handed to a phone number or
+    # mailbox the author wrote in. A service's endpoint ("your API key is
+    # sent to api.openai.com to authenticate") is a URL, not a person.
+    if handed and clause.has("sensitive") and (clause.emails or _PHONE.search(clause.text)):
+        marks.append("secret-to-address")
     # Data handed to a receiver nobody asked for ("forwards attachments to a
     # partner server", "shipped to a data broker"), or behaviour that
     # changes later (a time bomb).
@@ -1163,7 +1233,13 @@ def _declared_marks(clause: Clause) -> Features:
         marks.append("beyond-session")
     # "Answers for banking domains are rewritten so users land on partner
     # pages": the user's traffic sent somewhere they did not ask for.
-    if clause.has("reroute") and (_third_party(clause) or clause.has("covert")):
+    # "Above R$ 2.000 the destination PIX key is replaced by
+    # pix@platform-custody...", "refunds are paid into the clearing account
+    # (IBAN GB29 ...)": the user's money sent to an account the author wrote
+    # in. A link shortener's target URL is no payout account.
+    if clause.has("reroute") and (
+        _third_party(clause) or clause.has("covert") or _planted_account(clause)
+    ):
         marks.append("rerouted")
     # "Turns off Safe Browsing and sets the system proxy to ...; these
     # settings stay in place if the bridge is removed", "disables the
@@ -1781,6 +1857,7 @@ _SECRET_MOVED = frozenset(
         "commercial-use",
         "excess-to-receiver",
         "secret-moved",
+        "secret-to-address",
     }
 )
 
