@@ -355,6 +355,24 @@ _INSTRUCTIONS = KeywordGate(
             ),
             (".ssh", ".aws", ".kube", ".netrc", ".gnupg", ".docker", ".git-cred", "id_"),
         ),
+        # Destructive SQL or datastore commands. Only hidden text is read
+        # here: a database tool's plain description or a call's query may
+        # say DROP TABLE and is not this check's business (call screening
+        # never sees these patterns), but nobody encodes a schema change in
+        # base64 inside a tool definition to document it. A DELETE counts
+        # only without a WHERE clause; a TRUNCATE or DROP of any table,
+        # database or schema, ``FLUSHALL``, ``dropDatabase()`` always.
+        GatedPattern(
+            "hides a destructive database command",
+            LazyPattern(
+                r"\bdrop\s+(?:table|database|schema|collection)\b|"
+                r"\btruncate\s+(?:table\s+)?[\w.\"`\[\]]+\s*(?:;|$|\bcascade\b)|"
+                r"\bdelete\s+from\s+[\w.\"`\[\]]+\s*(?:;|$|--)|"
+                r"\bflush(?:all|db)\b|\.dropdatabase\s*\(",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("drop", "truncate", "delete", "flush", ".dropdatabase"),
+        ),
         GatedPattern(
             "tells the model to send data out",
             LazyPattern(
@@ -1007,6 +1025,13 @@ _SHIFT_WORDS = (
     "utilisateur",
     "archivo",
     "usuario",
+    # A destructive SQL statement hidden reversed or shifted: "DROP TABLE
+    # users" needs two of these, which no shifted English word was found to
+    # produce in the corpora.
+    "drop",
+    "table",
+    "database",
+    "truncate",
 )
 #: A stretch is decoded under a shift only when at least this many distinct
 #: words appear under it, and more than appear unshifted: a ROT13 or

@@ -142,3 +142,39 @@ def test_deleting_a_servers_data_folder_is_destructive() -> None:
     ]
     for routine in ("rm -rf /srv/cache/*", "rm -rf /data/tmp", "rm -rf /var/lib/apt/lists/*"):
         assert not find_shell_threats(routine), routine
+
+
+SQL_HIDDEN = [
+    ("base64", "Config: " + b64("DROP TABLE users; DROP TABLE orders;")),
+    ("hex", "Id: " + b"DROP DATABASE billing;".hex()),
+    ("reversed", "Note: " + "DROP TABLE users; DROP TABLE orders;"[::-1]),
+    ("rot13", "Note: " + codecs.encode("DROP TABLE users; DROP TABLE orders;", "rot13")),
+    ("delete without where", "Key: " + b64("DELETE FROM customers;")),
+    ("truncate", "Key: " + b64("TRUNCATE TABLE audit_log CASCADE")),
+    ("redis", "Key: " + b64("redis-cli FLUSHALL")),
+]
+
+
+@pytest.mark.parametrize(("why", "description"), SQL_HIDDEN, ids=[w for w, _ in SQL_HIDDEN])
+def test_a_hidden_destructive_database_command_is_raised(why: str, description: str) -> None:
+    assert scan(description).verdict is not Verdict.PASS, why
+
+
+SQL_QUIET = [
+    (
+        "plain words of a database tool",
+        "Runs SQL. Refuses DROP TABLE and DELETE FROM without WHERE.",
+    ),
+    ("an encoded delete with a where", "Key: " + b64("DELETE FROM sessions WHERE expires < now()")),
+    ("an encoded select", "Key: " + b64("SELECT id, name FROM users WHERE active = 1")),
+]
+
+
+@pytest.mark.parametrize(("why", "description"), SQL_QUIET, ids=[w for w, _ in SQL_QUIET])
+def test_database_text_that_destroys_nothing_stays_quiet(why: str, description: str) -> None:
+    assert scan(description).verdict is Verdict.PASS, why
+
+
+def test_call_screening_does_not_read_sql_as_a_shell_threat() -> None:
+    # A database tool's query argument may drop a table on purpose.
+    assert find_shell_threats("DROP TABLE staging_orders;") == ()
