@@ -124,6 +124,7 @@ _B64_RUN = re.compile(
     re.MULTILINE,
 )
 _HEX_DIGITS = "0123456789abcdefABCDEF"
+_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-="
 _BASE32_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_LOWER = _BASE32_UPPER.lower()
 _WHITESPACE = regex.compile(r"\s+")
@@ -197,6 +198,25 @@ _JOINED_PIECES = regex.compile(
     r"([\"'`])[A-Za-z0-9+/=_-]{4,}\1(?:[ \t]{0,4}\+[ \t]{0,4}([\"'`])[A-Za-z0-9+/=_-]{4,}\2)+"
 )
 _JOINED_PIECE = regex.compile(r"[\"'`]([A-Za-z0-9+/=_-]{4,})[\"'`]")
+# Base85 (Python's b85 / RFC 1924, and Ascii85): its alphabet holds most
+# punctuation, so a bare run cannot be told from ordinary symbols. Read
+# only Adobe's delimited ``<~ ... ~>`` form, and runs of 20 or more
+# non-space characters within a few words after a label naming the
+# encoding ("base85:", "a85", "ascii85 blob"); a run of base64 letters
+# only is left to the base64 reading.
+_ASCII85_BLOCK = re.compile(r"<~(?P<body>[!-uz\s]{10,65536}?)~>")
+_BASE85_LABELLED = re.compile(
+    r"(?i)(?:\b(?:base|ascii)[ _-]?85|\b[abz]85)\b[^\n]{0,40}?(?P<run>[!-~]{20,65536})"
+)
+_BASE85_EDGES = "\"'.,"
+# A whole string (a default, an example, an enum value) written only in
+# Python's b85 alphabet, with at least one sign base64 never holds: read
+# without a label. URLs, paths, dotted names and regular expressions hold
+# ``: / . [ \``, which that alphabet lacks, so they are never tried.
+_B85_ALPHABET = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+)
+_MIN_BARE_BASE85 = 20
 # 63 75 72 6c / 63:75:72:6c / 63-75-72 (eight or more bytes, one separator)
 _SEPARATED_HEX = re.compile(
     r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
@@ -489,6 +509,15 @@ def _find_candidates(text: str, limit: int) -> list[_Candidate]:
     """
     if len(text) < _MIN_RUN:
         return []
+    candidates = _ordinary_candidates(text, limit)
+    if len(candidates) <= limit and _bare_base85(text):
+        # Read as well as (never instead of) the runs and settings inside:
+        # ``a=1;init=Y3Vy...`` is in the b85 alphabet too.
+        candidates.append(_Candidate(0, len(text), "base85", text))
+    return candidates
+
+
+def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
     encoded = text.encode("utf-8", "surrogatepass")
     found = list(itertools.islice(_specific_candidates(text, encoded), limit + 1))
     specific = _without_overlaps(found) if found else found
@@ -546,6 +575,15 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if "011" in text:  # a lower-case letter's octet, 0110xxxx or 0111xxxx
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
+    if "<~" in text:
+        for block in _ASCII85_BLOCK.finditer(text):
+            start, end = block.span("body")
+            yield _Candidate(start, end, "ascii85", block.group("body"))
+    if "85" in text:
+        for labelled in _BASE85_LABELLED.finditer(text):
+            start, end = labelled.span("run")
+            if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
+                yield _Candidate(start, end, "base85", labelled.group("run"))
     if "+" in text:
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
@@ -631,6 +669,23 @@ def _decode_base32(compact: str) -> bytes | None:
     data = compact.rstrip("=").upper()
     try:
         return base64.b32decode(data + "=" * (-len(data) % 8))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _bare_base85(text: str) -> bool:
+    return (
+        len(text) >= _MIN_BARE_BASE85
+        and not text.strip(_B85_ALPHABET)
+        and bool(text.strip(_BASE64_CHARS))
+    )
+
+
+def _decode_base85(name: str, compact: str) -> bytes | None:
+    try:
+        if name == "base85":
+            return base64.b85decode(compact)
+        return base64.a85decode(compact)
     except (binascii.Error, ValueError):
         return None
 
@@ -728,6 +783,12 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
         if len(lines) > 1:
             head = "".join(lines[:-1])
             yield "base64", len(head) * 3 // 4, head
+    elif candidate.kind == "ascii85":
+        yield "ascii85", len(candidate.text) * 4 // 5, _WHITESPACE.sub("", candidate.text)
+    elif candidate.kind == "base85":
+        compact = candidate.text.strip(_BASE85_EDGES)
+        yield "base85", len(compact) * 4 // 5, compact
+        yield "ascii85", len(compact) * 4 // 5, compact
     elif candidate.kind == "setting":
         yield "base64", len(candidate.text) * 3 // 4, candidate.text
     elif candidate.kind == "escapes":
@@ -759,6 +820,8 @@ def _decode_numbers(name: str, text: str) -> bytes:
 def _decode_step(name: str, text: str) -> bytes | None:
     if name in ("hex", "base32", "base64", "base64url"):
         return _decode_run(name, text)
+    if name in ("base85", "ascii85"):
+        return _decode_base85(name, text)
     if name == "reversed base64":
         return _decode_base64(text)
     if name in ("char-codes", "binary"):
