@@ -393,6 +393,44 @@ _INSTRUCTIONS = KeywordGate(
             ),
             ("drop", "truncate", "delete", "flush", ".dropdatabase"),
         ),
+        # Commands too broad for call screening (a maintenance call may
+        # remove a data folder; an admin may archive keys for a backup),
+        # but nobody hides them in an encoding for a good reason: a
+        # recursive rm of any absolute or home path, and key files
+        # (``*.pem``, ``id_*``, ``.ssh``) gathered into an upload
+        # (``curl -T``, ``--upload-file``, ``-F @``, ``--data-binary @``).
+        GatedPattern(
+            "hides a recursive delete",
+            LazyPattern(
+                r"\brm\s+(?:-{1,2}[\w-]+\s+){0,4}-[a-z]*r[a-z]*\s+(?:-{1,2}[\w-]+\s+){0,4}"
+                r"[\"']?(?:/|~|\$\{?home)",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("rm",),
+        ),
+        GatedPattern(
+            "hides an upload of key files",
+            LazyPattern(
+                r"(?:\*\.pem|\*\.key|\bid_\*|\bid_(?:rsa|ed25519|ecdsa)|\.ssh\b|\.aws\b|"
+                r"\.gnupg\b|\.kube\b|\.netrc\b|(?<![\w.])\.env\b|\bcredentials\b)"
+                r"[^\n]{0,200}?(?:\bcurl\b[^\n|;]{0,80}?(?:\s-t\s|--upload-file|\s-f\s|"
+                r"--data-binary|\s-d\s*@)|\bwget\b[^\n|;]{0,80}?--post-file|\bscp\b|\brsync\b"
+                r"|\b(?:nc|ncat)\s+[\w.-]+\s+\d+|\|\s*ssh\s+\S+@)",
+                _INSTRUCTION_FLAGS,
+            ),
+            (
+                "pem",
+                ".key",
+                "id_",
+                ".ssh",
+                ".aws",
+                ".gnupg",
+                ".kube",
+                ".netrc",
+                ".env",
+                "credentials",
+            ),
+        ),
         GatedPattern(
             "tells the model to send data out",
             LazyPattern(
