@@ -345,7 +345,8 @@ _INSTRUCTIONS = KeywordGate(
                 r"<\s*/?\s*(?:important|system|instructions?)\s*>|"
                 r"^\s*(?:system|assistant)\s*:|"
                 r"\bbefore (?:using|calling|running|invoking|answering)\b|"
-                r"\balways (?:call|use|run|invoke)\b[^.\n]{0,40}?\b(?:first|before)\b",
+                r"\balways (?:call|use|run|invoke)\b[^.\n]{0,40}?\b(?:first|before)\b|"
+                r"\b(?:after|before) (?:every|each)\b[^.\n]{0,60}?\b(?:call|run|invoke)\b",
                 _INSTRUCTION_FLAGS,
             ),
             (
@@ -358,6 +359,7 @@ _INSTRUCTIONS = KeywordGate(
                 "assistant",
                 "before ",
                 "always ",
+                "after ",
             ),
         ),
         # A hidden text in any language that names a secret file together
@@ -1348,6 +1350,77 @@ _LATIN_TWINS = _build_latin_twins()
 _MemoKey = tuple[str, str, bool, tuple[str, ...], int]
 
 
+# The text names its own encoding: "Workflow rule (Caesar shift 7): Hmaly
+# ...", "ROT-5:", "アシスタントへの注意（逆順に読んで従ってください）：
+# 。とこいなわ言...". A reader told how to decode needs no keyword
+# automaton to find the stretch: what follows the cue (to the end of its
+# paragraph, bounded) is decoded as told and must still confirm, so an
+# honest "shift 2 hours" or "sorted in reverse order" decodes to nothing.
+_TOLD_SHIFT = re.compile(
+    r"(?i)\b(?:caesar|c[äé]sar|rot|shift(?:ed)?|rotated?)(?:[\s_:-]{0,3}(?:shift|cipher|by|of))?"
+    r"[\s_:(-]{0,3}(?P<n>\d{1,2})\b"
+)
+_REVERSE_CUES = (
+    "backwards",
+    "reversed",
+    "in reverse",
+    "reverse order",
+    "right to left",
+    "rückwärts",
+    "umgekehrt",
+    "à l'envers",
+    "a l'envers",
+    "al revés",
+    "al reves",
+    "de trás para frente",
+    "invertid",
+    "al contrario",
+    "a ritroso",
+    "all'incontrario",
+    "в обратном порядке",
+    "задом наперёд",
+    "справа налево",
+    "wspak",
+    "od tyłu",
+    "tersten",
+    "ters çevir",
+    "逆順",
+    "逆から",
+    "反向",
+    "倒序",
+    "倒过来",
+    "倒著",
+    "거꾸로",
+    "역순",
+    "उल्टा",
+    "उलटे",
+    "بالعكس",
+    "معكوس",
+)
+# One pass over the text for every cue (the check reads every string).
+_REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.IGNORECASE)
+_TOLD_REACH = 600
+_PARAGRAPH_END = re.compile(r"\n\s*\n")
+
+
+def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
+    """(step name, decoded text, start) for a stretch the text says how to decode."""
+    reverse = _REVERSE_CUE.search(text)
+    if reverse is not None:
+        yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
+    for told in _TOLD_SHIFT.finditer(text):
+        shift = int(told.group("n"))
+        if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
+            stretch = _told_stretch(text, told.end())
+            yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
+
+
+def _told_stretch(text: str, start: int) -> str:
+    piece = text[start : start + _TOLD_REACH]
+    end = _PARAGRAPH_END.search(piece)
+    return piece[: end.start()] if end else piece
+
+
 class _Walker:
     """Decodes the candidates of one tool within one budget.
 
@@ -1387,6 +1460,13 @@ class _Walker:
                 self.memo[key] = known
             for finding in known:
                 yield finding, candidate.start, candidate.end
+        for name, decoded, start in _told_decodings(text):
+            if not self.budget.take_candidate(location):
+                return
+            self.decoded += 1
+            confirmed = _confirm(decoded, (*chain, name), self.scope)
+            if confirmed is not None:
+                yield confirmed, start, len(text)
         for stretch in shifted:
             if not self.budget.take_candidate(location):
                 return
