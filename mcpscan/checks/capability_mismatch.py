@@ -1106,7 +1106,9 @@ def _without_markup(text: str) -> str:
 
 
 _SHAPE_SLOTS = ("pattern", "default", "examples", "example", "const")
-_REQUEST_SLOTS = ("title", "format", "default", "examples", "example")
+# ``enum`` and ``const`` are read only for the fixed choices that pick a
+# request (``_chooses_request``): other choices ask for nothing.
+_REQUEST_SLOTS = ("title", "format", "default", "examples", "example", "enum", "const")
 _NOT_DATA_TYPES = frozenset({"boolean", "integer", "number", "null"})
 # Providers whose credential a parameter may name: the capability list and
 # the LLM providers, normalized like the text they are looked up in.
@@ -1294,11 +1296,34 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
     return WEAK if secret else HINT
 
 
+def _chooses_request(param: _Param) -> bool:
+    """A fixed choice whose options or default name a request: a word
+    counter's ``source`` with ``enum: ["pasted_text", "system_prompt",
+    "full_chat_history"]`` tells the model what to put in the text it
+    sends. Only what the agent itself holds counts: a choice among kinds
+    of card or identity document (a DLP scanner's ``pattern``, a form's
+    ``id_type``) names what to look for, not what to hand over."""
+    values = [fit.split_identifier(value) for value in _slot_text(param.schema, _CHOICE_SLOTS)]
+    if not values:
+        return False
+    return bool(fit.fit_table().asked(fit.request_text(*values)) & _AGENT_HELD)
+
+
+_CHOICE_SLOTS = ("enum", "const", "default")
+_AGENT_HELD = frozenset(
+    {"system_prompt", "conversation", "tool_outputs", "env_dump", "stored_secrets", "secret_file"}
+)
+
+
 def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
     """A parameter whose request does not fit the tool's job."""
     # A fixed choice asks for nothing, unless its choices are secret files
     # (``enum: ["~/.ssh/id_rsa", ".env"]`` picks which secret to hand over).
-    if not _takes_data(param.schema) and not any(_secret_files(param)):
+    if (
+        not _takes_data(param.schema)
+        and not any(_secret_files(param))
+        and not _chooses_request(param)
+    ):
         return
     table = fit.fit_table()
     seen: set[str] = set()
