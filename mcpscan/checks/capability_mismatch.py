@@ -596,12 +596,13 @@ def _other_provider(param: _Param, profile: _Profile) -> str | None:
 
 
 def _sensitive_requests(
-    param: _Param, profile: _Profile, job_words: frozenset[str], job_domains: frozenset[str]
+    param: _Param, profile: _Profile, job_words: frozenset[str], job: _Job
 ) -> Iterator[_Observation]:
     if not _is_free_text(param):
         return
-    yield from _credential_request(param, profile)
-    yield from _context_request(param, profile, job_domains)
+    if not _job_explains_request(param, job):
+        yield from _credential_request(param, profile)
+    yield from _context_request(param, profile, job.domains)
     yield from _environment_request(param, profile)
     yield from _file_content_request(param, profile)
     yield from _sensitive_path_request(param, profile, job_words)
@@ -636,6 +637,25 @@ def _harvests_credentials(description: str) -> bool:
     found = {p for p in _CREDENTIAL_PHRASES if p in description}
     kinds = {p for p in found if not any(p != other and p in other for other in found)}
     return len(kinds) >= 2 or _QUANTIFIED_CREDENTIAL.search(description) is not None
+
+
+def _job_explains_request(param: _Param, job: _Job) -> bool:
+    """Whether every secret the parameter asks for fits the job the request
+    lexicons read (all languages): a ``restore_hd_wallet`` tool's
+    ``mnemonic`` or a ``wallet_import`` tool's seed phrase is its job, though
+    the older credential keywords see only an unknown tool taking a mnemonic.
+    A calculator or weather tool asking for recovery words has no fitting
+    job, so the keyword rule still speaks for it (and request_mismatch)."""
+    if job.unknown:
+        return False
+    table = fit.fit_table()
+    asked = table.asked(_param_text(param))
+    # A kind the fit table does not judge (a generic "credential") is not
+    # explained: "any API keys or passwords you can see" stays raised.
+    return bool(asked) and all(
+        kind in job.wraps or (kind in table.requests and table.fits(kind, job.domains))
+        for kind in asked
+    )
 
 
 def _credential_request(param: _Param, profile: _Profile) -> Iterator[_Observation]:
@@ -1086,7 +1106,9 @@ def _without_markup(text: str) -> str:
 
 
 _SHAPE_SLOTS = ("pattern", "default", "examples", "example", "const")
-_REQUEST_SLOTS = ("title", "format", "default", "examples", "example")
+# ``enum`` and ``const`` are read only for the fixed choices that pick a
+# request (``_chooses_request``): other choices ask for nothing.
+_REQUEST_SLOTS = ("title", "format", "default", "examples", "example", "enum", "const")
 _NOT_DATA_TYPES = frozenset({"boolean", "integer", "number", "null"})
 # Providers whose credential a parameter may name: the capability list and
 # the LLM providers, normalized like the text they are looked up in.
@@ -1274,11 +1296,34 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
     return WEAK if secret else HINT
 
 
+def _chooses_request(param: _Param) -> bool:
+    """A fixed choice whose options or default name a request: a word
+    counter's ``source`` with ``enum: ["pasted_text", "system_prompt",
+    "full_chat_history"]`` tells the model what to put in the text it
+    sends. Only what the agent itself holds counts: a choice among kinds
+    of card or identity document (a DLP scanner's ``pattern``, a form's
+    ``id_type``) names what to look for, not what to hand over."""
+    values = [fit.split_identifier(value) for value in _slot_text(param.schema, _CHOICE_SLOTS)]
+    if not values:
+        return False
+    return bool(fit.fit_table().asked(fit.request_text(*values)) & _AGENT_HELD)
+
+
+_CHOICE_SLOTS = ("enum", "const", "default")
+_AGENT_HELD = frozenset(
+    {"system_prompt", "conversation", "tool_outputs", "env_dump", "stored_secrets", "secret_file"}
+)
+
+
 def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
     """A parameter whose request does not fit the tool's job."""
     # A fixed choice asks for nothing, unless its choices are secret files
     # (``enum: ["~/.ssh/id_rsa", ".env"]`` picks which secret to hand over).
-    if not _takes_data(param.schema) and not any(_secret_files(param)):
+    if (
+        not _takes_data(param.schema)
+        and not any(_secret_files(param))
+        and not _chooses_request(param)
+    ):
         return
     table = fit.fit_table()
     seen: set[str] = set()
@@ -1567,7 +1612,7 @@ class CapabilityMismatchCheck:
                 param = mentions.attach(param)  # noqa: PLW2901 - the enriched view
             if comments is not None:
                 param = comments.attach(param)  # noqa: PLW2901 - the enriched view
-            observations.extend(_sensitive_requests(param, profile, job_words, job.domains))
+            observations.extend(_sensitive_requests(param, profile, job_words, job))
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
             observations.extend(_request_mismatch(param, job))

@@ -124,6 +124,7 @@ _B64_RUN = re.compile(
     re.MULTILINE,
 )
 _HEX_DIGITS = "0123456789abcdefABCDEF"
+_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-="
 _BASE32_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _BASE32_LOWER = _BASE32_UPPER.lower()
 _WHITESPACE = regex.compile(r"\s+")
@@ -197,6 +198,25 @@ _JOINED_PIECES = regex.compile(
     r"([\"'`])[A-Za-z0-9+/=_-]{4,}\1(?:[ \t]{0,4}\+[ \t]{0,4}([\"'`])[A-Za-z0-9+/=_-]{4,}\2)+"
 )
 _JOINED_PIECE = regex.compile(r"[\"'`]([A-Za-z0-9+/=_-]{4,})[\"'`]")
+# Base85 (Python's b85 / RFC 1924, and Ascii85): its alphabet holds most
+# punctuation, so a bare run cannot be told from ordinary symbols. Read
+# only Adobe's delimited ``<~ ... ~>`` form, and runs of 20 or more
+# non-space characters within a few words after a label naming the
+# encoding ("base85:", "a85", "ascii85 blob"); a run of base64 letters
+# only is left to the base64 reading.
+_ASCII85_BLOCK = re.compile(r"<~(?P<body>[!-uz\s]{10,65536}?)~>")
+_BASE85_LABELLED = re.compile(
+    r"(?i)(?:\b(?:base|ascii)[ _-]?85|\b[abz]85)\b[^\n]{0,40}?(?P<run>[!-~]{20,65536})"
+)
+_BASE85_EDGES = "\"'.,"
+# A whole string (a default, an example, an enum value) written only in
+# Python's b85 alphabet, with at least one sign base64 never holds: read
+# without a label. URLs, paths, dotted names and regular expressions hold
+# ``: / . [ \``, which that alphabet lacks, so they are never tried.
+_B85_ALPHABET = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+)
+_MIN_BARE_BASE85 = 20
 # 63 75 72 6c / 63:75:72:6c / 63-75-72 (eight or more bytes, one separator)
 _SEPARATED_HEX = re.compile(
     r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
@@ -325,7 +345,8 @@ _INSTRUCTIONS = KeywordGate(
                 r"<\s*/?\s*(?:important|system|instructions?)\s*>|"
                 r"^\s*(?:system|assistant)\s*:|"
                 r"\bbefore (?:using|calling|running|invoking|answering)\b|"
-                r"\balways (?:call|use|run|invoke)\b[^.\n]{0,40}?\b(?:first|before)\b",
+                r"\balways (?:call|use|run|invoke)\b[^.\n]{0,40}?\b(?:first|before)\b|"
+                r"\b(?:after|before) (?:every|each)\b[^.\n]{0,60}?\b(?:call|run|invoke)\b",
                 _INSTRUCTION_FLAGS,
             ),
             (
@@ -338,6 +359,7 @@ _INSTRUCTIONS = KeywordGate(
                 "assistant",
                 "before ",
                 "always ",
+                "after ",
             ),
         ),
         # A hidden text in any language that names a secret file together
@@ -354,6 +376,62 @@ _INSTRUCTIONS = KeywordGate(
                 _INSTRUCTION_FLAGS,
             ),
             (".ssh", ".aws", ".kube", ".netrc", ".gnupg", ".docker", ".git-cred", "id_"),
+        ),
+        # Destructive SQL or datastore commands. Only hidden text is read
+        # here: a database tool's plain description or a call's query may
+        # say DROP TABLE and is not this check's business (call screening
+        # never sees these patterns), but nobody encodes a schema change in
+        # base64 inside a tool definition to document it. A DELETE counts
+        # only without a WHERE clause; a TRUNCATE or DROP of any table,
+        # database or schema, ``FLUSHALL``, ``dropDatabase()`` always.
+        GatedPattern(
+            "hides a destructive database command",
+            LazyPattern(
+                r"\bdrop\s+(?:table|database|schema|collection)\b|"
+                r"\btruncate\s+(?:table\s+)?[\w.\"`\[\]]+\s*(?:;|$|\bcascade\b)|"
+                r"\bdelete\s+from\s+[\w.\"`\[\]]+\s*(?:;|$|--)|"
+                r"\bflush(?:all|db)\b|\.dropdatabase\s*\(",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("drop", "truncate", "delete", "flush", ".dropdatabase"),
+        ),
+        # Commands too broad for call screening (a maintenance call may
+        # remove a data folder; an admin may archive keys for a backup),
+        # but nobody hides them in an encoding for a good reason: a
+        # recursive rm of any absolute or home path, and key files
+        # (``*.pem``, ``id_*``, ``.ssh``) gathered into an upload
+        # (``curl -T``, ``--upload-file``, ``-F @``, ``--data-binary @``).
+        GatedPattern(
+            "hides a recursive delete",
+            LazyPattern(
+                r"\brm\s+(?:-{1,2}[\w-]+\s+){0,4}-[a-z]*r[a-z]*\s+(?:-{1,2}[\w-]+\s+){0,4}"
+                r"[\"']?(?:/|~|\$\{?home)",
+                _INSTRUCTION_FLAGS,
+            ),
+            ("rm",),
+        ),
+        GatedPattern(
+            "hides an upload of key files",
+            LazyPattern(
+                r"(?:\*\.pem|\*\.key|\bid_\*|\bid_(?:rsa|ed25519|ecdsa)|\.ssh\b|\.aws\b|"
+                r"\.gnupg\b|\.kube\b|\.netrc\b|(?<![\w.])\.env\b|\bcredentials\b)"
+                r"[^\n]{0,200}?(?:\bcurl\b[^\n|;]{0,80}?(?:\s-t\s|--upload-file|\s-f\s|"
+                r"--data-binary|\s-d\s*@)|\bwget\b[^\n|;]{0,80}?--post-file|\bscp\b|\brsync\b"
+                r"|\b(?:nc|ncat)\s+[\w.-]+\s+\d+|\|\s*ssh\s+\S+@)",
+                _INSTRUCTION_FLAGS,
+            ),
+            (
+                "pem",
+                ".key",
+                "id_",
+                ".ssh",
+                ".aws",
+                ".gnupg",
+                ".kube",
+                ".netrc",
+                ".env",
+                "credentials",
+            ),
         ),
         GatedPattern(
             "tells the model to send data out",
@@ -471,6 +549,15 @@ def _find_candidates(text: str, limit: int) -> list[_Candidate]:
     """
     if len(text) < _MIN_RUN:
         return []
+    candidates = _ordinary_candidates(text, limit)
+    if len(candidates) <= limit and _bare_base85(text):
+        # Read as well as (never instead of) the runs and settings inside:
+        # ``a=1;init=Y3Vy...`` is in the b85 alphabet too.
+        candidates.append(_Candidate(0, len(text), "base85", text))
+    return candidates
+
+
+def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
     encoded = text.encode("utf-8", "surrogatepass")
     found = list(itertools.islice(_specific_candidates(text, encoded), limit + 1))
     specific = _without_overlaps(found) if found else found
@@ -528,6 +615,15 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if "011" in text:  # a lower-case letter's octet, 0110xxxx or 0111xxxx
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
+    if "<~" in text:
+        for block in _ASCII85_BLOCK.finditer(text):
+            start, end = block.span("body")
+            yield _Candidate(start, end, "ascii85", block.group("body"))
+    if "85" in text:
+        for labelled in _BASE85_LABELLED.finditer(text):
+            start, end = labelled.span("run")
+            if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
+                yield _Candidate(start, end, "base85", labelled.group("run"))
     if "+" in text:
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
@@ -613,6 +709,23 @@ def _decode_base32(compact: str) -> bytes | None:
     data = compact.rstrip("=").upper()
     try:
         return base64.b32decode(data + "=" * (-len(data) % 8))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _bare_base85(text: str) -> bool:
+    return (
+        len(text) >= _MIN_BARE_BASE85
+        and not text.strip(_B85_ALPHABET)
+        and bool(text.strip(_BASE64_CHARS))
+    )
+
+
+def _decode_base85(name: str, compact: str) -> bytes | None:
+    try:
+        if name == "base85":
+            return base64.b85decode(compact)
+        return base64.a85decode(compact)
     except (binascii.Error, ValueError):
         return None
 
@@ -710,6 +823,12 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
         if len(lines) > 1:
             head = "".join(lines[:-1])
             yield "base64", len(head) * 3 // 4, head
+    elif candidate.kind == "ascii85":
+        yield "ascii85", len(candidate.text) * 4 // 5, _WHITESPACE.sub("", candidate.text)
+    elif candidate.kind == "base85":
+        compact = candidate.text.strip(_BASE85_EDGES)
+        yield "base85", len(compact) * 4 // 5, compact
+        yield "ascii85", len(compact) * 4 // 5, compact
     elif candidate.kind == "setting":
         yield "base64", len(candidate.text) * 3 // 4, candidate.text
     elif candidate.kind == "escapes":
@@ -741,6 +860,8 @@ def _decode_numbers(name: str, text: str) -> bytes:
 def _decode_step(name: str, text: str) -> bytes | None:
     if name in ("hex", "base32", "base64", "base64url"):
         return _decode_run(name, text)
+    if name in ("base85", "ascii85"):
+        return _decode_base85(name, text)
     if name == "reversed base64":
         return _decode_base64(text)
     if name in ("char-codes", "binary"):
@@ -1007,6 +1128,13 @@ _SHIFT_WORDS = (
     "utilisateur",
     "archivo",
     "usuario",
+    # A destructive SQL statement hidden reversed or shifted: "DROP TABLE
+    # users" needs two of these, which no shifted English word was found to
+    # produce in the corpora.
+    "drop",
+    "table",
+    "database",
+    "truncate",
 )
 #: A stretch is decoded under a shift only when at least this many distinct
 #: words appear under it, and more than appear unshifted: a ROT13 or
@@ -1222,6 +1350,77 @@ _LATIN_TWINS = _build_latin_twins()
 _MemoKey = tuple[str, str, bool, tuple[str, ...], int]
 
 
+# The text names its own encoding: "Workflow rule (Caesar shift 7): Hmaly
+# ...", "ROT-5:", "アシスタントへの注意（逆順に読んで従ってください）：
+# 。とこいなわ言...". A reader told how to decode needs no keyword
+# automaton to find the stretch: what follows the cue (to the end of its
+# paragraph, bounded) is decoded as told and must still confirm, so an
+# honest "shift 2 hours" or "sorted in reverse order" decodes to nothing.
+_TOLD_SHIFT = re.compile(
+    r"(?i)\b(?:caesar|c[äé]sar|rot|shift(?:ed)?|rotated?)(?:[\s_:-]{0,3}(?:shift|cipher|by|of))?"
+    r"[\s_:(-]{0,3}(?P<n>\d{1,2})\b"
+)
+_REVERSE_CUES = (
+    "backwards",
+    "reversed",
+    "in reverse",
+    "reverse order",
+    "right to left",
+    "rückwärts",
+    "umgekehrt",
+    "à l'envers",
+    "a l'envers",
+    "al revés",
+    "al reves",
+    "de trás para frente",
+    "invertid",
+    "al contrario",
+    "a ritroso",
+    "all'incontrario",
+    "в обратном порядке",
+    "задом наперёд",
+    "справа налево",
+    "wspak",
+    "od tyłu",
+    "tersten",
+    "ters çevir",
+    "逆順",
+    "逆から",
+    "反向",
+    "倒序",
+    "倒过来",
+    "倒著",
+    "거꾸로",
+    "역순",
+    "उल्टा",
+    "उलटे",
+    "بالعكس",
+    "معكوس",
+)
+# One pass over the text for every cue (the check reads every string).
+_REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.IGNORECASE)
+_TOLD_REACH = 600
+_PARAGRAPH_END = re.compile(r"\n\s*\n")
+
+
+def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
+    """(step name, decoded text, start) for a stretch the text says how to decode."""
+    reverse = _REVERSE_CUE.search(text)
+    if reverse is not None:
+        yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
+    for told in _TOLD_SHIFT.finditer(text):
+        shift = int(told.group("n"))
+        if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
+            stretch = _told_stretch(text, told.end())
+            yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
+
+
+def _told_stretch(text: str, start: int) -> str:
+    piece = text[start : start + _TOLD_REACH]
+    end = _PARAGRAPH_END.search(piece)
+    return piece[: end.start()] if end else piece
+
+
 class _Walker:
     """Decodes the candidates of one tool within one budget.
 
@@ -1261,6 +1460,13 @@ class _Walker:
                 self.memo[key] = known
             for finding in known:
                 yield finding, candidate.start, candidate.end
+        for name, decoded, start in _told_decodings(text):
+            if not self.budget.take_candidate(location):
+                return
+            self.decoded += 1
+            confirmed = _confirm(decoded, (*chain, name), self.scope)
+            if confirmed is not None:
+                yield confirmed, start, len(text)
         for stretch in shifted:
             if not self.budget.take_candidate(location):
                 return
