@@ -160,3 +160,32 @@ def described_tool(name: str, description: str, **params: str) -> dict[str, Any]
         "description": description,
         "inputSchema": {"type": "object", "properties": properties},
     }
+
+
+def string_param(description: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A JSON-schema string parameter, with its description when given."""
+    out: dict[str, Any] = {"type": "string", **extra}
+    if description is not None:
+        out["description"] = description
+    return out
+
+
+def schema_tool(
+    name: str,
+    description: str,
+    properties: dict[str, Any],
+    required: tuple[str, ...] = (),
+    **schema: Any,
+) -> dict[str, Any]:
+    """An MCP tool whose input schema has these properties (and any other
+    schema keys given)."""
+    return {
+        "name": name,
+        "description": description,
+        "inputSchema": {
+            "type": "object",
+            "properties": properties,
+            "required": list(required),
+            **schema,
+        },
+    }

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import schema_tool as tool
+from helpers import string_param as s
 
 import mcpscan
 from mcpscan import Tier, Verdict
@@ -15,23 +17,6 @@ from mcpscan.checks.capability_mismatch import CHECK
 N: dict[str, Any] = {"type": "number"}
 INT: dict[str, Any] = {"type": "integer"}
 S: dict[str, Any] = {"type": "string"}
-
-
-def s(description: str | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "string", **extra}
-    if description is not None:
-        out["description"] = description
-    return out
-
-
-def tool(
-    name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": description,
-        "inputSchema": {"type": "object", "properties": properties, "required": list(required)},
-    }
 
 
 def capability_rules(spec: dict[str, Any]) -> tuple[Verdict, set[str]]:

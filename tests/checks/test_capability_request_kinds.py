@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import schema_tool as tool
+from helpers import string_param as s
 
 import mcpscan
 from mcpscan import Verdict
@@ -17,32 +19,6 @@ from mcpscan.checks.capability_mismatch import CHECK
 N: dict[str, Any] = {"type": "number"}
 INT: dict[str, Any] = {"type": "integer"}
 S: dict[str, Any] = {"type": "string"}
-
-
-def s(description: str | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "string", **extra}
-    if description is not None:
-        out["description"] = description
-    return out
-
-
-def tool(
-    name: str,
-    description: str,
-    properties: dict[str, Any],
-    required: tuple[str, ...] = (),
-    **schema: Any,
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": description,
-        "inputSchema": {
-            "type": "object",
-            "properties": properties,
-            "required": list(required),
-            **schema,
-        },
-    }
 
 
 def verdict(spec: dict[str, Any]) -> Verdict:
