@@ -46,7 +46,6 @@ from .._instruction import (
     Clause,
     ToolScope,
     distinct_clauses,
-    may_fire,
     may_instruct,
     tool_scope,
 )
@@ -441,8 +440,6 @@ class ImperativeDirectiveCheck:
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
         for clause in distinct_clauses(raw, scope):
-            if not may_fire(clause):
-                continue
             for hit in _intent_rules.evaluate_clause(clause, scope):
                 score = _intent_rules.confidence(hit)
                 # A quoted or example attack is a mention: never hard.
