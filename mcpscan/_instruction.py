@@ -42,6 +42,7 @@ __all__ = [
     "Scope",
     "ToolScope",
     "analyze",
+    "clause_at",
     "identifier_key",
     "lexicon_languages",
     "may_instruct",
@@ -845,6 +846,16 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
         clauses.append(clause)
         previous = clause.cues
     return tuple(clauses)
+
+
+def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | None:
+    """The record of the clause of ``raw`` that holds ``raw[at]``, read on
+    its own (``previous_cues`` empty); None when ``at`` is outside every
+    clause. Only that clause is analysed, not the whole string."""
+    for start, end in split_clauses(raw):
+        if start <= at < end:
+            return _clause(raw, start, end, scope, frozenset())
+    return None
 
 
 def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Clause]:

@@ -57,7 +57,7 @@ import regex
 from confusable_homoglyphs import confusables as _confusables
 
 from .._check import Context
-from .._instruction import ToolScope, analyze, may_instruct, tool_scope
+from .._instruction import ToolScope, analyze, clause_at, may_instruct, tool_scope
 from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
 from .._normalize import bounded, normalize
@@ -1703,15 +1703,14 @@ def _kept_from_user(context: Context) -> bool:
 def _commanded(raw: str, at: int, scope: ToolScope) -> bool:
     """The clause holding ``raw[at]`` tells the agent to run something
     behind a trigger ("if ...", "before ...", "when ..."), not negated."""
-    for clause in analyze(raw, scope):
-        if clause.start <= at < clause.end:
-            return (
-                clause.addressed
-                and clause.has("invoke")
-                and clause.has("frame")
-                and not clause.negated_action
-            )
-    return False
+    clause = clause_at(raw, at, scope)
+    return (
+        clause is not None
+        and clause.addressed
+        and clause.has("invoke")
+        and clause.has("frame")
+        and not clause.negated_action
+    )
 
 
 def _raw_span(raw: str, text: str, start: int, end: int) -> tuple[int, int] | None:
