@@ -677,6 +677,11 @@ _DISCORD = re.compile(
     r"(?![A-Za-z0-9_\-])"
 )
 _DISCORD_TRIGGERS = ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+# Its id without the look-behind, up to the first dot: ``re`` skips ahead
+# to an "M", "N" or "O" instead of trying the look-behind everywhere. A
+# token's id is not inside another such run (the look-behind forbids a
+# letter, digit, "_", "-" or "." before it), so each starts a run found.
+_DISCORD_ID_RUN = re.compile(r"[MNO][A-Za-z0-9_\-]{23,27}\.")
 
 
 def _judge_discord(match: re.Match[str], _text: str) -> _Judged | None:
@@ -1091,6 +1096,11 @@ def _at(*literals: str) -> Callable[[str], list[int]]:
     return functools.partial(_occurrences, literals=literals)
 
 
+def _discord_starts(haystack: str) -> list[int]:
+    """``begins`` of ``_DISCORD``: where an id run up to a dot starts."""
+    return [run.start() for run in _DISCORD_ID_RUN.finditer(haystack)]
+
+
 # The scheme of ``_URL_CREDENTIAL`` (at most 31 characters) runs up to
 # its "://"; its characters exclude ":", so each "://" has one candidate.
 _SCHEME_TAIL = re.compile(r"[A-Za-z0-9+.\-]{1,31}\Z")
@@ -1135,7 +1145,7 @@ _RULES: tuple[_Rule, ...] = (
         _Rule(token.kind, token.triggers, token.pattern, _prefix_judge(token.label))
         for token in _PREFIX_TOKENS
     ),
-    _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord),
+    _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord, begins=_discord_starts),
     _Rule("jwt", ("eyJ", "eyA"), _JWT, _judge_jwt),
     _Rule("private_key", ("PRIVATE KEY",), _PEM, _judge_pem),
     _Rule(
