@@ -271,9 +271,16 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # stretch once, from its start (linear, not a scan per position).
 _ASCII_GAP = 256
 _LONG_ASCII = re.compile(rf"(?<![\x00-\x7f])[\x00-\x7f]{{{_ASCII_GAP}}}")
-# ``re``'s \s is exactly the whitespace ``str.split`` splits at.
-_UP_TO_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
+# The ASCII whitespace ``str.split`` splits at; ``re``'s \s is exactly the
+# whitespace it splits at.
+_ASCII_SPACES = tuple(chr(code) for code in range(128) if chr(code).isspace())
 _NON_SPACE = re.compile(r"\S*")
+
+
+def _after_last_space(text: str, start: int, end: int) -> int | None:
+    """Just after the last whitespace of ASCII ``text[start:end]`` (None: none)."""
+    last = max(text.rfind(space, start, end) for space in _ASCII_SPACES)
+    return None if last < 0 else last + 1
 
 
 def _word_end(text: str, start: int) -> int:
@@ -300,7 +307,7 @@ def _unicode_regions(text: str) -> list[tuple[int, int]]:
         previous_end = regions[-1][1] if regions else 0
         # The first word's start: after the last whitespace of the ASCII
         # text before it.
-        space = _UP_TO_LAST_SPACE.match(text, previous_end, first)
+        space = _after_last_space(text, previous_end, first)
         # The last word's end: the next whitespace. \S* stops at any
         # whitespace, a non-ASCII one too: that one is found by the next
         # search, right at this end, and joins this region below.
@@ -309,7 +316,7 @@ def _unicode_regions(text: str) -> list[tuple[int, int]]:
             # No whitespace since the previous region: the word began in it.
             regions[-1] = (regions[-1][0], end)
         else:
-            regions.append((space.end() if space is not None else 0, end))
+            regions.append((space if space is not None else 0, end))
         pos = end
     return regions
 
