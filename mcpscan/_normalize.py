@@ -18,6 +18,10 @@
 Checks that match phrases must pass their own phrases through ``normalize``
 as well, so both sides of a comparison are in the same form.
 
+Only the words around non-ASCII characters go through the Unicode steps
+(1-4); every step works within words, so the rest of the text, ASCII,
+goes word by word through the others, each distinct word once.
+
 The function is idempotent: ``normalize(normalize(x)) == normalize(x)``.
 Hidden-character detection never uses this form: it runs on the raw text,
 which this function deliberately destroys.
@@ -26,6 +30,7 @@ which this function deliberately destroys.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 
@@ -199,28 +204,121 @@ def _expand_contractions(text: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=65536)
+def _ascii_word(word: str) -> str:
+    """The normalized form of one lower-cased ASCII word (no whitespace in it).
+
+    Contractions and stems never reach across whitespace, so a word
+    normalizes alone as it does in its sentence: contractions expanded
+    ("don't" -> "do not"), then each resulting word stemmed. Memoized like
+    ``_stem_token``: real text repeats a few thousand words.
+    """
+    expanded = _expand_contractions(word)
+    if expanded is word:
+        return _stem_token(word)
+    return " ".join([_stem_token(token) for token in expanded.split()])
+
+
+@functools.lru_cache(maxsize=65536)
+def _ascii_word_twice(word: str) -> str:
+    """``_ascii_word`` applied to each word of its own output.
+
+    Not always ``_ascii_word``'s output: a contraction can reveal another
+    ("x'll'll" -> "x will'll" -> "x will will"). Text that is still
+    non-ASCII after a first pass through every step takes a second one
+    (see ``_normalize``), its ASCII words included.
+    """
+    return " ".join([_ascii_word(part) for part in _ascii_word(word).split()])
+
+
+def _normalize_ascii(text: str, *, twice: bool = False) -> str:
+    """``normalize`` of ASCII text: lower-cased, then word by word (and each
+    word a second time when ``twice``).
+
+    ASCII text has no invisible, compatibility, look-alike or curly
+    characters: the Unicode steps are the identity on it, and what is left
+    (contractions, whitespace, stems) works within words.
+    """
+    return " ".join(map(_ascii_word_twice if twice else _ascii_word, text.lower().split()))
+
+
 def _normalize_once(text: str) -> str:
     if text.isascii():
-        # ASCII text has no invisible, compatibility, look-alike or curly
-        # characters: the Unicode steps are the identity on it.
-        text = _expand_contractions(text.lower())
-    else:
-        text = _INVISIBLE.sub("", text)
-        text = unicodedata.normalize("NFKC", text)
-        # Case folding turns the Turkish capital "İ" into "i" plus a
-        # combining dot; the dot is dropped so "İptal" reads as "iptal".
-        text = text.casefold().replace("i\u0307", "i")
-        # Case folding can produce sequences NFKC recomposes, and NFKC can
-        # produce format characters; both steps are repeated once to settle.
-        text = unicodedata.normalize("NFKC", text)
-        text = _INVISIBLE.sub("", text)
-        text = _APOSTROPHES.sub("'", text)
-        # Look-alikes are folded before contractions are expanded, so
-        # "don't" spelled with a Cyrillic "о" expands like the Latin one.
-        text = _fold_words(text)
-        text = _expand_contractions(text)
+        return _normalize_ascii(text)
+    text = _INVISIBLE.sub("", text)
+    text = unicodedata.normalize("NFKC", text)
+    # Case folding turns the Turkish capital "İ" into "i" plus a
+    # combining dot; the dot is dropped so "İptal" reads as "iptal".
+    text = text.casefold().replace("i\u0307", "i")
+    # Case folding can produce sequences NFKC recomposes, and NFKC can
+    # produce format characters; both steps are repeated once to settle.
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = _APOSTROPHES.sub("'", text)
+    # Look-alikes are folded before contractions are expanded, so
+    # "don't" spelled with a Cyrillic "о" expands like the Latin one.
+    text = _fold_words(text)
+    text = _expand_contractions(text)
     text = " ".join(text.split())
     return _stem_words(text)
+
+
+# Where the Unicode steps have work to do: around non-ASCII characters.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# ASCII stretches shorter than this between two non-ASCII characters are
+# normalized with them: one call of the Unicode steps costs more than a
+# few ASCII words. The look-behind makes the search read each ASCII
+# stretch once, from its start (linear, not a scan per position).
+_ASCII_GAP = 256
+_LONG_ASCII = re.compile(rf"(?<![\x00-\x7f])[\x00-\x7f]{{{_ASCII_GAP}}}")
+# The ASCII whitespace ``str.split`` splits at; ``re``'s \s is exactly the
+# whitespace it splits at.
+_ASCII_SPACES = tuple(chr(code) for code in range(128) if chr(code).isspace())
+_NON_SPACE = re.compile(r"\S*")
+
+
+def _after_last_space(text: str, start: int, end: int) -> int | None:
+    """Just after the last whitespace of ASCII ``text[start:end]`` (None: none)."""
+    last = max(text.rfind(space, start, end) for space in _ASCII_SPACES)
+    return None if last < 0 else last + 1
+
+
+def _word_end(text: str, start: int) -> int:
+    """Where the word going on at ``start`` ends (the next whitespace)."""
+    match = _NON_SPACE.match(text, start)
+    return start if match is None else match.end()
+
+
+def _unicode_regions(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the regions of ``text`` the Unicode steps must see:
+    whole words holding a non-ASCII character, with the ASCII stretches
+    shorter than ``_ASCII_GAP`` between them. Outside the regions the text
+    is ASCII; a region starts after ASCII whitespace (or at the start of
+    ``text``) and ends before ASCII whitespace (or at its end).
+
+    Linear: each character is read by a constant number of C-level scans.
+    """
+    regions: list[tuple[int, int]] = []
+    pos = 0
+    while (found := _NON_ASCII.search(text, pos)) is not None:
+        first = found.start()
+        stretch = _LONG_ASCII.search(text, first)
+        last = stretch.start() if stretch is not None else len(text)
+        previous_end = regions[-1][1] if regions else 0
+        # The first word's start: after the last whitespace of the ASCII
+        # text before it.
+        space = _after_last_space(text, previous_end, first)
+        # The last word's end: the next whitespace. \S* stops at any
+        # whitespace, a non-ASCII one too: that one is found by the next
+        # search, right at this end, and joins this region below.
+        end = _word_end(text, last)
+        if space is None and regions:
+            # No whitespace since the previous region: the word began in it.
+            regions[-1] = (regions[-1][0], end)
+        else:
+            regions.append((space if space is not None else 0, end))
+        pos = end
+    return regions
 
 
 def normalize(text: str) -> str:
@@ -247,14 +345,33 @@ def _normalize_short(text: str) -> str:
 
 
 def _normalize(text: str) -> str:
-    once = _normalize_once(text)
-    if once.isascii():
-        # Every step maps ASCII text into a fixpoint of all the steps.
-        return once
-    # For other text a second pass settles the rare input where one step
-    # enables another (a contraction revealed by folding, say); the property
-    # tests found no input that a third pass changes.
-    return _normalize_once(once)
+    """The regions around non-ASCII characters through every step, the
+    rest through the ASCII steps alone.
+
+    Every step works within whitespace-separated words (nothing is
+    composed, folded, expanded or stemmed across ASCII whitespace), so the
+    text cut at ASCII whitespace normalizes piece by piece exactly as it
+    does whole: a few non-ASCII characters no longer send a whole string
+    through the Unicode steps, twice.
+    """
+    if text.isascii():
+        return _normalize_ascii(text)
+    regions = _unicode_regions(text)
+    once = [_normalize_once(text[start:end]) for start, end in regions]
+    # Text still non-ASCII after one pass takes a second, which settles the
+    # rare input where one step enables another (a contraction revealed by
+    # folding, say); the property tests found no input that a third pass
+    # changes. It is given to every word, as a second pass over the whole
+    # text would (the ASCII words by their memo).
+    twice = not all(part.isascii() for part in once)
+    parts: list[str] = []
+    cursor = 0
+    for (start, end), region in zip(regions, once, strict=True):
+        parts.append(_normalize_ascii(text[cursor:start], twice=twice))
+        parts.append(_normalize_once(region) if twice else region)
+        cursor = end
+    parts.append(_normalize_ascii(text[cursor:], twice=twice))
+    return " ".join([part for part in parts if part])
 
 
 def confusable_skeleton(text: str) -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import functools
 import json
 import math
 import re
@@ -148,6 +149,11 @@ class _Rule(NamedTuple):
     # text (case-insensitive ``re`` is several times slower); judges read
     # values from the original text through the match's spans.
     on_lowered: bool = False
+    # Where a match can begin, when a C-level scan finds that faster than a
+    # search tries the pattern (with its leading look-behind) at every
+    # position of a megabyte: the offsets, sorted, from the haystack. The
+    # pattern is then tried, anchored, only there (see ``_rule_matches``).
+    begins: Callable[[str], list[int]] | None = None
 
 
 # ---------------------------------------------------------------- helpers
@@ -671,6 +677,11 @@ _DISCORD = re.compile(
     r"(?![A-Za-z0-9_\-])"
 )
 _DISCORD_TRIGGERS = ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+# Its id without the look-behind, up to the first dot: ``re`` skips ahead
+# to an "M", "N" or "O" instead of trying the look-behind everywhere. A
+# token's id is not inside another such run (the look-behind forbids a
+# letter, digit, "_", "-" or "." before it), so each starts a run found.
+_DISCORD_ID_RUN = re.compile(r"[MNO][A-Za-z0-9_\-]{23,27}\.")
 
 
 def _judge_discord(match: re.Match[str], _text: str) -> _Judged | None:
@@ -885,6 +896,19 @@ _ASSIGNMENT = re.compile(
     r"(?!(?:password|passwd|passphrase|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
+# The literals the credential words of ``_ASSIGNMENT`` begin with.
+_ASSIGNMENT_STARTS = (
+    "pass",
+    "pwd",
+    "secret",
+    "client",
+    "api",
+    "access",
+    "auth",
+    "refresh",
+    "bearer",
+    "token",
+)
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
 # value counts: "token (20-character body)" and "token for the API" are prose.
 _BARE_TOKEN = re.compile(r"[A-Za-z0-9._~+/\-]{16,}=*")
@@ -1056,6 +1080,44 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
     return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end)
 
 
+def _occurrences(haystack: str, literals: tuple[str, ...]) -> list[int]:
+    """Every offset where one of ``literals`` occurs (overlaps included), sorted."""
+    found: set[int] = set()
+    for literal in literals:
+        at = haystack.find(literal)
+        while at != -1:
+            found.add(at)
+            at = haystack.find(literal, at + 1)
+    return sorted(found)
+
+
+def _at(*literals: str) -> Callable[[str], list[int]]:
+    """``begins`` for a pattern whose every match starts with one of ``literals``."""
+    return functools.partial(_occurrences, literals=literals)
+
+
+def _discord_starts(haystack: str) -> list[int]:
+    """``begins`` of ``_DISCORD``: where an id run up to a dot starts."""
+    return [run.start() for run in _DISCORD_ID_RUN.finditer(haystack)]
+
+
+# The scheme of ``_URL_CREDENTIAL`` (at most 31 characters) runs up to
+# its "://"; its characters exclude ":", so each "://" has one candidate.
+_SCHEME_TAIL = re.compile(r"[A-Za-z0-9+.\-]{1,31}\Z")
+
+
+def _scheme_starts(haystack: str) -> list[int]:
+    """``begins`` of ``_URL_CREDENTIAL``: where the scheme before each "://"
+    starts (a run of scheme characters longer than a scheme gives an
+    offset whose look-behind fails, as a search's would)."""
+    starts = []
+    for separator in _occurrences(haystack, ("://",)):
+        tail = _SCHEME_TAIL.search(haystack, max(0, separator - 31), separator)
+        if tail is not None:
+            starts.append(tail.start())
+    return starts
+
+
 _RULES: tuple[_Rule, ...] = (
     _Rule("aws_access_key", ("AKIA", "ASIA", "ABIA", "ACCA"), _AWS_KEY_ID, _judge_aws_key_id),
     _Rule("aws_secret_key", ("aws", "secret"), _AWS_SECRET, _judge_aws_secret, casefold=True),
@@ -1078,15 +1140,21 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("npm_token", ("npm_",), _NPM, _judge_npm),
     _Rule("pypi_token", ("pypi-Ag",), _PYPI, _judge_pypi),
     _Rule("sendgrid_api_key", ("SG.",), _SENDGRID, _judge_sendgrid),
-    _Rule("twilio_key", ("SK", "AC"), _TWILIO, _judge_twilio),
+    _Rule("twilio_key", ("SK", "AC"), _TWILIO, _judge_twilio, begins=_at("SK", "AC")),
     *(
         _Rule(token.kind, token.triggers, token.pattern, _prefix_judge(token.label))
         for token in _PREFIX_TOKENS
     ),
-    _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord),
+    _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord, begins=_discord_starts),
     _Rule("jwt", ("eyJ", "eyA"), _JWT, _judge_jwt),
     _Rule("private_key", ("PRIVATE KEY",), _PEM, _judge_pem),
-    _Rule("connection_string", ("://",), _URL_CREDENTIAL, _judge_url_credential),
+    _Rule(
+        "connection_string",
+        ("://",),
+        _URL_CREDENTIAL,
+        _judge_url_credential,
+        begins=_scheme_starts,
+    ),
     _Rule(
         "connection_string",
         ("password", "pwd", "accountkey", "sharedaccesskey"),
@@ -1094,6 +1162,7 @@ _RULES: tuple[_Rule, ...] = (
         _judge_kv_connection,
         casefold=True,
         on_lowered=True,
+        begins=_at("password", "pwd", "accountkey", "sharedaccesskey"),
     ),
     _Rule(
         "credential_assignment",
@@ -1102,8 +1171,9 @@ _RULES: tuple[_Rule, ...] = (
         _judge_assignment,
         casefold=True,
         on_lowered=True,
+        begins=_at(*_ASSIGNMENT_STARTS),
     ),
-    _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth),
+    _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
 )
 
 # ---------------------------------------------------------------- entropy
@@ -1263,20 +1333,19 @@ def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
 # ---------------------------------------------------------------- driver
 
 
-def _build_gate(rules: tuple[_Rule, ...]) -> Any:
-    """An Aho-Corasick automaton over every rule's triggers, lower-cased.
+def _build_gate(rules: tuple[_Rule, ...], *, casefold: bool) -> Any:
+    """An Aho-Corasick automaton over the triggers of the rules that are
+    (or are not) case-folded, lower-cased for the former; each key carries
+    the indexes of the rules it triggers.
 
-    One pass over the lower-cased text replaces a substring test per
-    trigger; on the typical description nothing triggers and no rule runs.
-    Each hit carries ``(exact, owners)`` pairs: case-sensitive triggers are
-    confirmed against the original text, case-folded ones are taken as is.
+    One pass over the text replaces a substring test per trigger; on the
+    typical description nothing triggers and no rule runs.
     """
-    by_key: dict[str, list[tuple[str | None, int]]] = {}
+    by_key: dict[str, list[int]] = {}
     for index, rule in enumerate(rules):
-        for trigger in rule.triggers:
-            by_key.setdefault(trigger.lower(), []).append(
-                (None if rule.casefold else trigger, index)
-            )
+        if rule.casefold == casefold:
+            for trigger in rule.triggers:
+                by_key.setdefault(trigger.lower() if casefold else trigger, []).append(index)
     automaton = ahocorasick.Automaton()
     for key, owners in by_key.items():
         automaton.add_word(key, tuple(owners))
@@ -1284,26 +1353,30 @@ def _build_gate(rules: tuple[_Rule, ...]) -> Any:
     return automaton
 
 
-_GATE = _build_gate(_RULES)
+# Case-sensitive triggers ("SK", "MT" of a Discord id) are read in the text
+# itself, case-folded ones in its lower-cased form. One gate over the
+# lower-cased text for both stopped at every "nd" and "ot" of English
+# prose and asked the original text about each.
+_EXACT_GATE = _build_gate(_RULES, casefold=False)
+_FOLDED_GATE = _build_gate(_RULES, casefold=True)
+_EXACT_RULES = sum(not rule.casefold for rule in _RULES)
+_FOLDED_RULES = sum(rule.casefold for rule in _RULES)
+
+
+def _gate_hits(gate: Any, text: str, rules: int) -> set[int]:
+    """The rules ``gate`` triggers in ``text`` (the pass ends once all ``rules`` are)."""
+    triggered: set[int] = set()
+    for _end, owners in gate.iter(text):
+        triggered.update(owners)
+        if len(triggered) == rules:
+            break
+    return triggered
 
 
 def _triggered_rules(text: str) -> list[int]:
-    triggered: set[int] = set()
-    # Whether a case-sensitive trigger occurs in the text, asked once per
-    # trigger: asking at every case-folded hit made text full of one
-    # near-miss ("sg." in base64 padding) quadratic.
-    present: dict[str, bool] = {}
-    for _end, owners in _GATE.iter(text.lower()):
-        for exact, index in owners:
-            if index in triggered:
-                continue
-            if exact is not None:
-                if exact not in present:
-                    present[exact] = exact in text
-                if not present[exact]:
-                    continue
-            triggered.add(index)
-    return sorted(triggered)
+    exact = _gate_hits(_EXACT_GATE, text, _EXACT_RULES)
+    folded = _gate_hits(_FOLDED_GATE, text.lower(), _FOLDED_RULES)
+    return sorted(exact | folded)
 
 
 def _lower_same_length(text: str) -> str:
@@ -1315,6 +1388,28 @@ def _lower_same_length(text: str) -> str:
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
+def _rule_matches(rule: _Rule, haystack: str) -> Iterator[re.Match[str]]:
+    """``rule.pattern.finditer(haystack)``.
+
+    A rule with ``begins`` gets the same matches, in the same order, from
+    the pattern tried only where a match can begin: a scan of the text for
+    its literals is C-level, while a search tries the pattern's leading
+    look-behind at every position of the text. The anchored ``match``
+    still reads the look-behind's character before the offset.
+    """
+    if rule.begins is None:
+        yield from rule.pattern.finditer(haystack)
+        return
+    end = 0
+    for at in rule.begins(haystack):
+        if at < end:
+            continue  # inside the previous match: finditer resumes after it
+        match = rule.pattern.match(haystack, at)
+        if match is not None:
+            end = match.end()
+            yield match
+
+
 def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
     lowered: str | None = None
     for index in _triggered_rules(text):
@@ -1324,7 +1419,7 @@ def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
             if lowered is None:
                 lowered = _lower_same_length(text)
             haystack = lowered
-        for match in rule.pattern.finditer(haystack):
+        for match in _rule_matches(rule, haystack):
             if not budget.spend():
                 return
             judged = rule.judge(match, text)

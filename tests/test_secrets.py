@@ -17,7 +17,10 @@ import pytest
 
 from mcpscan._evidence import safe_evidence
 from mcpscan._secrets import (
+    _ASSIGNMENT_STARTS,
+    _RULES,
     KINDS,
+    _rule_matches,
     base62_crc32,
     credential_value,
     find_secret_spans,
@@ -467,3 +470,62 @@ def test_a_provider_token_is_not_also_high_entropy() -> None:
     token = "sk-proj-" + rand(60)
     matches = find_secrets(f"key {token} and {token}")
     assert [m.kind for m in matches] == ["openai_api_key", "openai_api_key"]
+
+
+_ANCHOR_FRAGMENTS = (
+    "SK",
+    "AC",
+    "password",
+    "pwd",
+    "accountkey",
+    "sharedaccesskey",
+    *_ASSIGNMENT_STARTS,
+    "Basic",
+    "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gx-y_Z.",  # a Discord id and timestamp
+    "abcdefghijABCDEFGHIJ0123456789",
+    "MTA",
+    "Nz",
+    "O",
+    ".",
+    "AbCdEf",
+    "0123456789",
+    "_-",
+    "://",
+    "postgres",
+    "a.b+c-d" * 5,
+    "@db.example.com",
+    ":pw",
+    "PASSWORD",
+    "Api_Key",
+    "x",
+    "9",
+    "_",
+    "-",
+    "=",
+    ": ",
+    " is ",
+    " ",
+    "\n",
+    "'",
+    '"',
+    ";server=db;",
+    "0123456789abcdef" * 2,
+    "dXNlcjpzM2NyZXQtdmFsdWU=",
+    "Zx9Qw7Lm2Vb8Kp4R",
+)
+
+
+def test_anchored_rules_find_what_a_search_finds() -> None:
+    # A rule with ``begins`` is tried only where one of them occurs: on text
+    # dense in starts, near-misses and overlaps, it must give exactly the
+    # matches finditer gives, in the same order (the budget counts them).
+    # Each scan of the text is C-level; the pattern runs only at candidates.
+    rng = random.Random(20261123)
+    anchored = [rule for rule in _RULES if rule.begins is not None]
+    assert anchored
+    for _ in range(3000):
+        text = "".join(rng.choice(_ANCHOR_FRAGMENTS) for _ in range(rng.randint(1, 24)))
+        for rule in anchored:
+            haystack = text.lower() if rule.on_lowered else text
+            expected = [m.span() for m in rule.pattern.finditer(haystack)]
+            assert [m.span() for m in _rule_matches(rule, haystack)] == expected, (rule, text)
