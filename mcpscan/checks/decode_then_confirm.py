@@ -1397,15 +1397,19 @@ _REVERSE_CUES = (
     "بالعكس",
     "معكوس",
 )
-# One pass over the text for every cue (the check reads every string).
 _REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.IGNORECASE)
+#: The characters that ``re.IGNORECASE`` matches to a letter of a cue
+#: although their ``lower()`` is not that letter: dotted and dotless I, the
+#: long s and the old Cyrillic letter forms. A test checks every code point.
+_IRREGULAR_CASE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+_LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
 
 
 def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
     """(step name, decoded text, start) for a stretch the text says how to decode."""
-    reverse = _REVERSE_CUE.search(text)
+    reverse = _first_reverse_cue(text)
     if reverse is not None:
         yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
     for told in _TOLD_SHIFT.finditer(text):
@@ -1413,6 +1417,28 @@ def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
         if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
             stretch = _told_stretch(text, told.end())
             yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
+
+
+def _first_reverse_cue(text: str) -> re.Match[str] | None:
+    """``_REVERSE_CUE.search(text)``, found with C substring searches.
+
+    A case-insensitive alternation is tried at every position of the text,
+    the check's most costly pass on a long description. On the lower-cased
+    text, when it keeps one character per character and holds none of the
+    characters that ``re.IGNORECASE`` folds irregularly, a cue matches
+    exactly where its lower-case form occurs: the earliest such position is
+    confirmed by the pattern anchored there. Any other text is searched by
+    the pattern itself.
+    """
+    lowered = text.lower()
+    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+        starts = [at for at in map(lowered.find, _LOWER_CUES) if at >= 0]
+        if not starts:
+            return None
+        found = _REVERSE_CUE.match(text, min(starts))
+        if found is not None:
+            return found
+    return _REVERSE_CUE.search(text)
 
 
 def _told_stretch(text: str, start: int) -> str:
