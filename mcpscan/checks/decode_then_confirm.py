@@ -65,7 +65,14 @@ from .._snapshot import Snapshot
 from .._walk import LocatedString
 from . import _intent_rules
 from . import _request_fit as fit
-from ._shell_patterns import KINDS, GatedPattern, KeywordGate, ShellThreat, find_shell_threats
+from ._shell_patterns import (
+    KINDS,
+    GatedPattern,
+    KeywordGate,
+    ShellThreat,
+    ascii_lower,
+    find_shell_threats,
+)
 
 __all__ = ["CHECK", "DecodeThenConfirmCheck"]
 
@@ -242,6 +249,8 @@ _B64_NEEDLE = b"a" * _MIN_RUN
 _WRAPPED_NEEDLE = b"a" * 48
 _HEX_TABLE = _class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
 _HEX_NEEDLE = b"hhs" * 7 + b"hh"
+_BINARY_TABLE = _class_table({b"01": b"b"}, b".")
+_OCTET_NEEDLE = b"b" * 8
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
 
 # Magic numbers of binary media, fonts and archives. They never excuse a
@@ -612,7 +621,9 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if (",1" in text or ", 1" in text or ";1" in text) and _CHAR_CODES_HINT.search(text):
         for codes in _CHAR_CODES.finditer(text):
             yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
-    if "011" in text:  # a lower-case letter's octet, 0110xxxx or 0111xxxx
+    # A lower-case letter's octet is 0110xxxx or 0111xxxx, and a run holds
+    # eight binary digits in a row (a substring test in C before the pattern).
+    if "011" in text and _OCTET_NEEDLE in encoded.translate(_BINARY_TABLE):
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
     if "<~" in text:
@@ -1210,7 +1221,7 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
     """
     lowered = text.lower()
     if len(lowered) != len(text) or not text.isascii():
-        lowered = text.translate(_ASCII_LOWER_TABLE)
+        lowered = ascii_lower(text)
     hits: dict[int, list[tuple[int, int, str]]] = {}
     for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
         start = end - length + 1
@@ -1283,9 +1294,6 @@ def _sentence_bounds(text: str, lo: int, hi: int, mode: int) -> tuple[int, int]:
     return start, (after.end() if after is not None else end)
 
 
-_ASCII_LOWER_TABLE = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
-
-
 def _unshift(text: str, mode: int) -> tuple[str, str]:
     """(step name, decoded text) for one stretch."""
     if mode == _REVERSED:
@@ -1317,7 +1325,10 @@ def _deobfuscated(raw: str) -> tuple[str, bool]:
 
 
 def _deobfuscate_piece(raw: str) -> str:
-    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw)).translate(_LATIN_TWINS)
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw))
+    # A dictionary lookup per character is the costly part; most text holds
+    # no look-alike letter at all, which one C search of the class tells.
+    return text.translate(_LATIN_TWINS) if _TWIN_LETTER.search(text) else text
 
 
 def _build_latin_twins() -> Mapping[int, str]:
@@ -1345,6 +1356,7 @@ def _build_latin_twins() -> Mapping[int, str]:
 
 
 _LATIN_TWINS = _build_latin_twins()
+_TWIN_LETTER = re.compile("[" + re.escape("".join(map(chr, sorted(_LATIN_TWINS)))) + "]")
 
 
 _MemoKey = tuple[str, str, bool, tuple[str, ...], int]

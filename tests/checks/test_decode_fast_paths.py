@@ -6,6 +6,7 @@ characters that lower-case to two)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 
@@ -48,3 +49,21 @@ def test_every_irregular_case_character_is_known() -> None:
         for letter in letters:
             if char.lower() != letter and re.fullmatch(re.escape(letter), char, re.IGNORECASE):
                 assert dtc._IRREGULAR_CASE.search(char), (hex(ord(char)), letter)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "ABC xyz", "İstanbul KELVIN K", "Ünïcödé ÀB \ud83d\ude00 \udfff lone", "ЖЁЛТЫЙ Zz"]
+)
+def test_ascii_lower_folds_only_a_to_z_in_place(text: str) -> None:
+    table = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+    assert dtc.ascii_lower(text) == text.translate(table)
+
+
+@pytest.mark.parametrize(
+    "raw", ["plain ascii", "Cyrillic Аа Оо Іі here", "Greek Ο and ο", "no twins: 的文件 — ü"]
+)
+def test_deobfuscation_skips_the_table_only_when_no_twin_is_there(raw: str) -> None:
+    expected = unicodedata.normalize("NFKC", dtc._INVISIBLE.sub("", raw)).translate(
+        dtc._LATIN_TWINS
+    )
+    assert dtc._deobfuscate_piece(raw) == expected
