@@ -41,13 +41,14 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import heapq
 import html
 import itertools
 import re
 import unicodedata
 import urllib.parse
 import zlib
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -567,10 +568,13 @@ def _find_candidates(text: str, limit: int) -> list[_Candidate]:
 
 
 def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
-    encoded = text.encode("utf-8", "surrogatepass")
-    found = list(itertools.islice(_specific_candidates(text, encoded), limit + 1))
+    # One byte per character (any character beyond Latin-1 becomes "?"), so
+    # offsets found by a C search of the translated bytes are offsets of
+    # ``text``: every class below holds ASCII characters only.
+    aligned = text.encode("latin-1", "replace")
+    classes = aligned.translate(_B64_TABLE)
+    found = list(itertools.islice(_specific_candidates(text, aligned, classes), limit + 1))
     specific = _without_overlaps(found) if found else found
-    classes = encoded.translate(_B64_TABLE)
     if _B64_NEEDLE not in classes or len(specific) > limit:
         return specific
     starts = [c.start for c in specific]
@@ -583,10 +587,12 @@ def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
     return specific
 
 
-def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
+def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[_Candidate]:
     """Every candidate that is not a bare base64 run, kind by kind.
 
     Each finder runs only when its marker is in the text (a substring test).
+    ``aligned`` is ``text`` as one byte per character, ``classes`` those
+    bytes translated by ``_B64_TABLE``.
     """
     if "data:" in text or "DATA:" in text:
         for m in _DATA_URI.finditer(text):
@@ -606,11 +612,11 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if "0x" in text or "0X" in text:
         for m in _OX_LIST.finditer(text):
             yield _Candidate(m.start(), m.end(), "0x-list", m.group())
-    if _HEX_NEEDLE in encoded.translate(_HEX_TABLE):
+    if _HEX_NEEDLE in aligned.translate(_HEX_TABLE):
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
-    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in encoded.translate(_B64_TABLE):
-        for wrapped in _WRAPPED_B64.finditer(text):
+    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in classes:
+        for wrapped in _anchored(_WRAPPED_B64, text, _run_starts(classes, _WRAPPED_NEEDLE)):
             yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
     if "-----BEGIN " in text:
         for block in _ARMOURED.finditer(text):
@@ -623,7 +629,7 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
             yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
     # A lower-case letter's octet is 0110xxxx or 0111xxxx, and a run holds
     # eight binary digits in a row (a substring test in C before the pattern).
-    if "011" in text and _OCTET_NEEDLE in encoded.translate(_BINARY_TABLE):
+    if "011" in text and _OCTET_NEEDLE in aligned.translate(_BINARY_TABLE):
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
     if "<~" in text:
@@ -631,7 +637,7 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
             start, end = block.span("body")
             yield _Candidate(start, end, "ascii85", block.group("body"))
     if "85" in text:
-        for labelled in _BASE85_LABELLED.finditer(text):
+        for labelled in _labelled_base85(text):
             start, end = labelled.span("run")
             if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
                 yield _Candidate(start, end, "base85", labelled.group("run"))
@@ -639,7 +645,7 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
     if "=" in text or ":" in text:
-        for setting in _SETTING_VALUE.finditer(text):
+        for setting in _setting_values(text):
             value = setting.group("value")
             if _short_base64_of_text(value):
                 start = setting.start("value")
@@ -662,13 +668,9 @@ def _short_base64_of_text(value: str) -> bool:
 def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
     """Base64-alphabet runs of 16 or more characters.
 
-    For ASCII text the byte classes line up with the characters, so a C
-    substring search finds each run and the pattern is only anchored there;
-    other text is scanned by the pattern.
+    The byte classes line up with the characters, so a C substring search
+    finds each run and the pattern is only anchored there.
     """
-    if not text.isascii():
-        yield from _B64_RUN.finditer(text)
-        return
     position = 0
     while True:
         hit = classes.find(_B64_NEEDLE, position)
@@ -680,6 +682,66 @@ def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
             return
         yield run
         position = max(run.end(), hit + len(_B64_NEEDLE))
+
+
+def _anchored(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that can match (never empty)
+    only at one of ``starts`` (ascending): it is anchored at each start
+    instead of tried at every position of the text. As ``finditer`` does,
+    a start inside the previous match is passed over."""
+    done = 0
+    for start in starts:
+        if start >= done:
+            found = pattern.match(text, start)
+            if found is not None:
+                yield found
+                done = found.end()
+
+
+#: Anchoring at every occurrence of a marker pays only while markers are
+#: rare; past one per this many characters (a crafted run of colons) the
+#: pattern scans the text itself, at a cost that does not grow with them.
+_MARKER_SPACING = 64
+
+
+def _offsets(text: str, marker: str) -> Iterator[int]:
+    at = text.find(marker)
+    while at >= 0:
+        yield at
+        at = text.find(marker, at + 1)
+
+
+def _run_starts(classes: bytes, needle: bytes) -> Iterator[int]:
+    """Where each run of ``classes`` holding ``needle`` begins (runs of the
+    symbol ``needle`` repeats, after a space or at the start)."""
+    position = classes.find(needle)
+    while position >= 0:
+        yield classes.rfind(b" ", 0, position) + 1
+        after = classes.find(b" ", position)
+        if after < 0:
+            return
+        position = classes.find(needle, after)
+
+
+def _labelled_base85(text: str) -> Iterator[re.Match[str]]:
+    """``_BASE85_LABELLED.finditer(text)``: a label ends in "85", which stands
+    1 ("a85"), 4 ("base85"), 5 ("base-85", "ascii85") or 6 ("ascii 85")
+    characters after the start of a match."""
+    if text.count("85") * _MARKER_SPACING > len(text):
+        return _BASE85_LABELLED.finditer(text)
+    starts = {at - back for at in _offsets(text, "85") for back in (1, 4, 5, 6) if at >= back}
+    return _anchored(_BASE85_LABELLED, text, sorted(starts))
+
+
+def _setting_values(text: str) -> Iterator[re.Match[str]]:
+    """``_SETTING_VALUE.finditer(text)``: a match starts right after the
+    ``=`` or ``:`` of a setting."""
+    if (text.count("=") + text.count(":")) * _MARKER_SPACING > len(text):
+        return _SETTING_VALUE.finditer(text)
+    starts = heapq.merge(_offsets(text, "="), _offsets(text, ":"))
+    return _anchored(_SETTING_VALUE, text, (at + 1 for at in starts))
 
 
 def _without_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:

@@ -67,3 +67,60 @@ def test_deobfuscation_skips_the_table_only_when_no_twin_is_there(raw: str) -> N
         dtc._LATIN_TWINS
     )
     assert dtc._deobfuscate_piece(raw) == expected
+
+
+def spans(matches: object) -> list[tuple[int, int]]:
+    return [m.span() for m in matches]  # type: ignore[attr-defined]
+
+
+B85 = "VPRomVPO3kZ*CjvXJ~Gc"
+SETTING_TEXTS = [
+    "token=Y3VybCBo mode: cm0gLXJm, x='ZWNobyBo' y:\"aGVsbG8g\"",
+    "a=b=c=dGVzdGluZzE= and url: https://example.com:8080/a=b",
+    "é=Y3VybCBoé; ж: cm0gLXJmIH4=; 的=aGVsbG8gd2",
+    "::::==== key=::=abcdefgh12",
+    ":" * 300 + " k=Y3VybCBo",  # dense markers: the pattern scans the text
+]
+
+
+@pytest.mark.parametrize("text", SETTING_TEXTS)
+def test_setting_values_are_the_patterns_matches(text: str) -> None:
+    assert spans(dtc._setting_values(text)) == spans(dtc._SETTING_VALUE.finditer(text))
+
+
+BASE85_TEXTS = [
+    f"payload base85: {B85} and A85 {B85}",
+    f"BASE-85 {B85}; ascii 85 -> {B85}; Ascii_85{B85}; z85:{B85}",
+    f"b85 b85 b85 {B85} 85 1985 base858585 {B85}",
+    f"baſe85: {B85} ascii85 {B85}",
+    "85" * 200 + f" base85 {B85}",  # dense markers: the pattern scans the text
+]
+
+
+@pytest.mark.parametrize("text", BASE85_TEXTS)
+def test_labelled_base85_are_the_patterns_matches(text: str) -> None:
+    assert spans(dtc._labelled_base85(text)) == spans(dtc._BASE85_LABELLED.finditer(text))
+
+
+LINE = "Y3VybCAtZnNTTCBodHRwczovL2dldC5leGFtcGxlLm5ldC9pLnNoIHwgYmFzaCAj"
+WRAPPED_TEXTS = [
+    f"blob: {LINE} {LINE} Y3Vy",
+    f"{LINE}\\n{LINE}\\nY3VybA== tail {LINE} x",
+    f"é {LINE[:60]}_{LINE} 的 {LINE} {LINE[:8]}==",
+    f"-{LINE}{LINE}{LINE} {LINE}",
+    f"{LINE}={LINE} {LINE[:30]}",
+]
+
+
+@pytest.mark.parametrize("text", WRAPPED_TEXTS)
+def test_wrapped_runs_are_the_patterns_matches(text: str) -> None:
+    aligned = text.encode("latin-1", "replace")
+    starts = dtc._run_starts(aligned.translate(dtc._B64_TABLE), dtc._WRAPPED_NEEDLE)
+    found = dtc._anchored(dtc._WRAPPED_B64, text, starts)
+    assert spans(found) == spans(dtc._WRAPPED_B64.finditer(text))
+
+
+@pytest.mark.parametrize("text", [*WRAPPED_TEXTS, "é" + "QUJD" * 5 + "\n  QUJDRA==\n的 " + LINE])
+def test_base64_runs_of_any_text_are_the_patterns_matches(text: str) -> None:
+    classes = text.encode("latin-1", "replace").translate(dtc._B64_TABLE)
+    assert spans(dtc._base64_runs(text, classes)) == spans(dtc._B64_RUN.finditer(text))
