@@ -28,7 +28,7 @@ catches and which legitimate text it must not catch.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import ahocorasick
 import attrs
@@ -133,23 +133,54 @@ class KeywordGate:
         return out
 
     def search(
-        self, text: str, lowered: str | None = None
+        self,
+        text: str,
+        lowered: str | None = None,
+        misses: set[WindowKey] | None = None,
+        known_misses: Collection[WindowKey] = (),
     ) -> Iterable[tuple[GatedPattern, regex.Match[str]]]:
         """The first match of each pattern that matches, in pattern order.
 
         ``lowered`` is ``text`` lower-cased with the same length (computed
         when not given); keywords are looked up in it, patterns run on ``text``.
+        A window whose ``window_key`` is in ``known_misses`` is not searched
+        (it holds no match); when ``misses`` is given, the key of every
+        window searched in vain is added to it.
         """
         if lowered is None:
             lowered = _same_length_lower(text)
         windows = self.windows(lowered)
+        keyed = misses is not None or len(known_misses) > 0
         for index in sorted(windows):
             gated = self.patterns[index]
             for lo, hi in windows[index]:
+                key = window_key(index, text, lo, hi) if keyed else None
+                if key in known_misses:
+                    continue
                 match = gated.pattern.search(text, lo, hi)
                 if match is not None:
                     yield gated, match
                     break
+                if misses is not None and key is not None:
+                    misses.add(key)
+
+
+#: (pattern index, whether the window starts after the first character,
+#: the window's text with the one character before it).
+WindowKey = tuple[int, bool, str]
+
+
+def window_key(index: int, text: str, lo: int, hi: int) -> WindowKey:
+    """What decides a search of pattern ``index`` in ``text[lo:hi]``.
+
+    A gated pattern reads no character after its window (the end of the
+    window is the end of the text for it) and at most one before (``\\b``
+    and lookbehinds of one character: a test holds every pattern to that),
+    so a window of the same text and the same character before it gives the
+    same answer wherever it stands in whatever text.
+    """
+    before = 1 if lo > 0 else 0
+    return index, lo > 0, text[lo - before : hi]
 
 
 def _same_length_lower(text: str) -> str:
@@ -617,15 +648,21 @@ _TRICK_MARKERS = ("''", '""', "\\", "$IFS", "${IFS}", "'", '"')
 
 def canonical_shell(text: str) -> str:
     """``text`` with the shell's word-splitting tricks undone (``c''url`` -> ``curl``)."""
-    text = _IFS.sub(" ", text)
-    text = _EMPTY_QUOTES.sub("", text)
+    # Each rewrite runs only when its marker is in the text (a C substring
+    # test): a long text without the trick is not scanned for it.
+    if "IFS" in text:
+        text = _IFS.sub(" ", text)
+    if "''" in text or '""' in text:
+        text = _EMPTY_QUOTES.sub("", text)
     text = _SPLIT_QUOTES.sub(r"\2", text)
-    return _BACKSLASH_LETTER.sub("", text)
+    return _BACKSLASH_LETTER.sub("", text) if "\\" in text else text
 
 
-def _search(text: str, limit: int) -> list[ShellThreat]:
+def _search(
+    text: str, limit: int, misses: set[WindowKey] | None, known_misses: Collection[WindowKey]
+) -> list[ShellThreat]:
     found: dict[str, ShellThreat] = {}
-    for gated, match in _GATE.search(text):
+    for gated, match in _GATE.search(text, None, misses, known_misses):
         if gated.kind in found:
             continue
         found[gated.kind] = ShellThreat(
@@ -638,15 +675,20 @@ def find_shell_threats(text: str, limit: int = 4) -> Sequence[ShellThreat]:
     """The shell or exfiltration threats in ``text``, at most one per kind.
 
     The text is tried as given, then in its shell-canonical form; the first
-    form with any match wins, so offsets always refer to one text.
+    form with any match wins, so offsets always refer to one text. The
+    canonical form differs from the text only around its shell tricks: a
+    window of it that reads as a window of the text searched in vain is not
+    searched again.
     """
-    found = _search(text, limit)
+    tricked = any(marker in text for marker in _TRICK_MARKERS)
+    misses: set[WindowKey] | None = set() if tricked else None
+    found = _search(text, limit, misses, ())
     if found:
         return tuple(found)
-    if not any(marker in text for marker in _TRICK_MARKERS):
+    if misses is None:
         return ()
     canonical = canonical_shell(text)
-    return tuple(_search(canonical, limit)) if canonical != text else ()
+    return tuple(_search(canonical, limit, None, misses)) if canonical != text else ()
 
 
 def first_shell_threat(text: str) -> ShellThreat | None:
