@@ -205,6 +205,9 @@ _ARMOURED = re.compile(
 _JOINED_PIECES = regex.compile(
     r"([\"'`])[A-Za-z0-9+/=_-]{4,}\1(?:[ \t]{0,4}\+[ \t]{0,4}([\"'`])[A-Za-z0-9+/=_-]{4,}\2)+"
 )
+#: A closing quote and the "+" after it, which every joined blob holds:
+#: found by a plain pattern before the full one runs.
+_JOIN_HINT = re.compile(r"[\"'`][ \t]{0,4}\+")
 _JOINED_PIECE = regex.compile(r"[\"'`]([A-Za-z0-9+/=_-]{4,})[\"'`]")
 # Base85 (Python's b85 / RFC 1924, and Ascii85): its alphabet holds most
 # punctuation, so a bare run cannot be told from ordinary symbols. Read
@@ -641,7 +644,7 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
             start, end = labelled.span("run")
             if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
                 yield _Candidate(start, end, "base85", labelled.group("run"))
-    if "+" in text:
+    if "+" in text and _JOIN_HINT.search(text):
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
     if "=" in text or ":" in text:
@@ -1434,6 +1437,8 @@ _TOLD_SHIFT = re.compile(
     r"(?i)\b(?:caesar|c[äé]sar|rot|shift(?:ed)?|rotated?)(?:[\s_:-]{0,3}(?:shift|cipher|by|of))?"
     r"[\s_:(-]{0,3}(?P<n>\d{1,2})\b"
 )
+#: Where a match of ``_TOLD_SHIFT`` can start ("rotated" starts with "rot").
+_SHIFT_NAMES = ("caesar", "cäsar", "césar", "rot", "shift")
 _REVERSE_CUES = (
     "backwards",
     "reversed",
@@ -1472,9 +1477,10 @@ _REVERSE_CUES = (
     "معكوس",
 )
 _REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.IGNORECASE)
-#: The characters that ``re.IGNORECASE`` matches to a letter of a cue
-#: although their ``lower()`` is not that letter: dotted and dotless I, the
-#: long s and the old Cyrillic letter forms. A test checks every code point.
+#: The characters that ``re.IGNORECASE`` matches to a letter of a cue or of
+#: a shift name although their ``lower()`` is not that letter: dotted and
+#: dotless I, the long s and the old Cyrillic letter forms. A test checks
+#: every code point.
 _IRREGULAR_CASE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
 _LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
@@ -1483,29 +1489,38 @@ _PARAGRAPH_END = re.compile(r"\n\s*\n")
 
 def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
     """(step name, decoded text, start) for a stretch the text says how to decode."""
-    reverse = _first_reverse_cue(text)
+    lowered = _cue_lowered(text)
+    reverse = _first_reverse_cue(text, lowered)
     if reverse is not None:
         yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
-    for told in _TOLD_SHIFT.finditer(text):
+    for told in _told_shifts(text, lowered):
         shift = int(told.group("n"))
         if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
             stretch = _told_stretch(text, told.end())
             yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
 
 
-def _first_reverse_cue(text: str) -> re.Match[str] | None:
+def _cue_lowered(text: str) -> str | None:
+    """``text`` lower-cased, when a case-insensitive cue pattern matches it
+    exactly where the cue's lower-case form occurs in that: lower-casing
+    keeps one character per character and the text holds none of the
+    characters ``re.IGNORECASE`` folds irregularly. ``None`` otherwise."""
+    lowered = text.lower()
+    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+        return lowered
+    return None
+
+
+def _first_reverse_cue(text: str, lowered: str | None) -> re.Match[str] | None:
     """``_REVERSE_CUE.search(text)``, found with C substring searches.
 
     A case-insensitive alternation is tried at every position of the text,
-    the check's most costly pass on a long description. On the lower-cased
-    text, when it keeps one character per character and holds none of the
-    characters that ``re.IGNORECASE`` folds irregularly, a cue matches
-    exactly where its lower-case form occurs: the earliest such position is
-    confirmed by the pattern anchored there. Any other text is searched by
-    the pattern itself.
+    the check's most costly pass on a long description. In ``lowered``
+    (``_cue_lowered``) a cue matches exactly where its lower-case form
+    occurs: the earliest such position is confirmed by the pattern anchored
+    there. Without it the text is searched by the pattern itself.
     """
-    lowered = text.lower()
-    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+    if lowered is not None:
         starts = [at for at in map(lowered.find, _LOWER_CUES) if at >= 0]
         if not starts:
             return None
@@ -1513,6 +1528,15 @@ def _first_reverse_cue(text: str) -> re.Match[str] | None:
         if found is not None:
             return found
     return _REVERSE_CUE.search(text)
+
+
+def _told_shifts(text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """``_TOLD_SHIFT.finditer(text)``: a match starts with the name of a
+    shift, anchored where ``lowered`` holds one (see ``_first_reverse_cue``)."""
+    if lowered is None or sum(map(lowered.count, _SHIFT_NAMES)) * _MARKER_SPACING > len(text):
+        return _TOLD_SHIFT.finditer(text)
+    starts = {at for name in _SHIFT_NAMES for at in _offsets(lowered, name)}
+    return _anchored(_TOLD_SHIFT, text, sorted(starts))
 
 
 def _told_stretch(text: str, start: int) -> str:

@@ -33,16 +33,31 @@ REVERSE_TEXTS = [
 
 @pytest.mark.parametrize("text", REVERSE_TEXTS)
 def test_first_reverse_cue_is_the_patterns_first_match(text: str) -> None:
-    fast = dtc._first_reverse_cue(text)
+    fast = dtc._first_reverse_cue(text, dtc._cue_lowered(text))
     slow = dtc._REVERSE_CUE.search(text)
     assert (fast and fast.span()) == (slow and slow.span())
+
+
+TOLD_SHIFT_TEXTS = [
+    "Workflow rule (Caesar shift 7): Hmaly pz aol ybsl. ROT-5: qtwjr; rot13 skipped",
+    "CÄSAR 3 and César: 4, Shifted by 2, rotated 9, ROTATE_11 and shift 2 hours",
+    "protocol 5, carrot 7, rotor 3, shiftless 4, caesar salad",
+    "rot 3 ſhift 5 İ rot 4",  # irregular case: the pattern scans the text
+    "rot " * 100 + "rot 3",  # dense names: the pattern scans the text
+]
+
+
+@pytest.mark.parametrize("text", TOLD_SHIFT_TEXTS)
+def test_told_shifts_are_the_patterns_matches(text: str) -> None:
+    fast = dtc._told_shifts(text, dtc._cue_lowered(text))
+    assert [m.span() for m in fast] == [m.span() for m in dtc._TOLD_SHIFT.finditer(text)]
 
 
 def test_every_irregular_case_character_is_known() -> None:
     """A character that the case-insensitive pattern matches to a letter of a
     cue, although its ``lower()`` is not that letter, must send the text to
     the pattern: the fast path would miss the cue it spells."""
-    letters = sorted(set("".join(dtc._REVERSE_CUES)))
+    letters = sorted(set("".join((*dtc._REVERSE_CUES, *dtc._SHIFT_NAMES))))
     every_code_point = "".join(map(chr, range(0x110000)))
     any_letter = re.compile("[" + re.escape("".join(letters)) + "]", re.IGNORECASE)
     for char in set(any_letter.findall(every_code_point)):
