@@ -28,6 +28,7 @@ catches and which legitimate text it must not catch.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Collection, Iterable, Sequence
 
 import ahocorasick
@@ -94,6 +95,81 @@ class GatedPattern:
     pattern: LazyPattern
     keywords: tuple[str, ...]
 
+    @property
+    def anchored(self) -> bool:
+        """Whether every match starts with one of the keywords.
+
+        True when the pattern opens with ``\\b`` and an alternation (or one
+        word) each branch of which starts with a keyword written as plain
+        letters, digits, spaces, ``-``, ``_`` or ``'``. Such a pattern is tried
+        only where its keywords start, not at every position of a window.
+        """
+        branches = _opening_branches(self.pattern.source)
+        return branches is not None and all(
+            any(_opens_with(branch, word) for word in self.keywords) for branch in branches
+        )
+
+
+def _opens_with(branch: str, word: str) -> bool:
+    """Whether ``branch`` starts with ``word`` as plain text, its last
+    character not made optional or repeated ("rms?" opens with "rm", "rm?"
+    does not)."""
+    return (
+        _PLAIN_WORD.fullmatch(word) is not None
+        and branch.startswith(word)
+        and branch[len(word) : len(word) + 1] not in ("?", "*", "+", "{")
+    )
+
+
+_PLAIN_WORD = regex.compile(r"[a-z0-9_' -]+")
+
+
+def _opening_branches(source: str) -> list[str] | None:
+    """``\\b(?:a|b(?:x)?|c)...`` -> ``["a", "b(?:x)?", "c"]``; ``\\bword...`` ->
+    ``["word..."]``; ``None`` for any other opening, for an opening group
+    that is optional or repeated, or for a pattern of several branches."""
+    if not source.startswith("\\b") or len(_branches(source, 0)[0]) > 1:
+        return None
+    rest = source[2:]
+    if not rest.startswith("(?:"):
+        return [rest]
+    branches, end = _branches(rest, 3)
+    after = rest[end + 1 : end + 2]
+    return None if end == len(rest) or (after and after in "?*+{") else branches
+
+
+def _branches(source: str, at: int) -> tuple[list[str], int]:
+    """The ``|``-separated branches from ``at`` to the ``)`` closing their
+    group (or the end), and where that ``)`` stands."""
+    branches, start, depth = [], at, 0
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 1  # an escaped character is a literal
+        elif char == "[":
+            at = _class_end(source, at)
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth > 0:
+            depth -= 1
+        elif char == ")":
+            break
+        elif char == "|" and depth == 0:
+            branches.append(source[start:at])
+            start = at + 1
+        at += 1
+    branches.append(source[start:at])
+    return branches, at
+
+
+def _class_end(source: str, at: int) -> int:
+    """Where the character class opened at ``at`` closes."""
+    at += 2 if source[at + 1 : at + 2] == "^" else 1
+    at += 1  # a "]" first in a class is a member
+    while at < len(source) and source[at] != "]":
+        at += 2 if source[at] == "\\" else 1
+    return at
+
 
 class KeywordGate:
     """Runs patterns only around the keywords they need.
@@ -108,29 +184,45 @@ class KeywordGate:
         for index, gated in enumerate(self.patterns):
             for keyword in gated.keywords:
                 by_keyword.setdefault(keyword, []).append(index)
+        anchored = {i for i, gated in enumerate(self.patterns) if gated.anchored}
         self._automaton = ahocorasick.Automaton()
         for keyword, indexes in by_keyword.items():
             # A keyword that starts with a letter or digit must start a word
             # ("nc" the command, not the "nc" in "function").
-            self._automaton.add_word(keyword, (len(keyword), keyword[0].isalnum(), tuple(indexes)))
+            anchors = tuple(i for i in indexes if i in anchored)
+            value = (len(keyword), keyword[0].isalnum(), tuple(indexes), anchors)
+            self._automaton.add_word(keyword, value)
         self._automaton.make_automaton()
 
     def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
         """Pattern index -> merged [lo, hi) windows around its keywords."""
+        return self._hits(lowered)[0]
+
+    def _hits(self, lowered: str) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]]]:
+        """The windows, and pattern index -> where each of its keywords
+        starts (every occurrence, inside a word too), for anchored patterns."""
         out: dict[int, list[tuple[int, int]]] = {}
+        by_anchors: dict[tuple[int, ...], list[int]] = {}
         size = len(lowered)
-        for end, (length, word_start, indexes) in self._automaton.iter(lowered):
+        for end, (length, word_start, indexes, anchors) in self._automaton.iter(lowered):
             start = end - length + 1
+            if anchors:
+                by_anchors.setdefault(anchors, []).append(start)
             if word_start and start > 0 and lowered[start - 1].isalnum():
                 continue
-            lo, hi = max(0, start - _REACH), min(size, end + 1 + _REACH)
+            lo = start - _REACH if start > _REACH else 0
+            hi = end + 1 + _REACH if end + 1 + _REACH < size else size
             for index in indexes:
                 spans = out.setdefault(index, [])
                 if spans and lo <= spans[-1][1]:
                     spans[-1] = (spans[-1][0], hi)
                 else:
                     spans.append((lo, hi))
-        return out
+        starts: dict[int, list[int]] = {}
+        for anchors, positions in by_anchors.items():
+            for index in anchors:
+                starts.setdefault(index, []).extend(positions)
+        return out, starts
 
     def search(
         self,
@@ -149,21 +241,48 @@ class KeywordGate:
         """
         if lowered is None:
             lowered = _same_length_lower(text)
-        windows = self.windows(lowered)
+        windows, starts = self._hits(lowered)
+        # The keywords of an anchored pattern are found in ``lowered`` exactly
+        # where the pattern's case-insensitive branches can match, unless the
+        # text holds a character the pattern folds onto an ASCII letter that
+        # lower-casing does not: then every pattern searches its windows.
+        if starts and _IRREGULAR_CASE.search(text) is not None:
+            starts = {}
         keyed = misses is not None or len(known_misses) > 0
         for index in sorted(windows):
             gated = self.patterns[index]
+            anchors = sorted(starts[index]) if index in starts else None
             for lo, hi in windows[index]:
                 key = window_key(index, text, lo, hi) if keyed else None
                 if key in known_misses:
                     continue
-                match = gated.pattern.search(text, lo, hi)
+                if anchors is None:
+                    match = gated.pattern.search(text, lo, hi)
+                else:
+                    match = _first_anchored(gated.pattern, text, anchors, lo, hi)
                 if match is not None:
                     yield gated, match
                     break
                 if misses is not None and key is not None:
                     misses.add(key)
 
+
+def _first_anchored(
+    pattern: LazyPattern, text: str, anchors: list[int], lo: int, hi: int
+) -> regex.Match[str] | None:
+    """``pattern.search(text, lo, hi)`` for a pattern whose every match starts
+    at one of ``anchors`` (ascending): the leftmost that matches."""
+    for start in anchors[bisect.bisect_left(anchors, lo) : bisect.bisect_left(anchors, hi)]:
+        match = pattern.match(text, start, hi)
+        if match is not None:
+            return match
+    return None
+
+
+#: The characters the case-insensitive patterns match to an ASCII letter
+#: although lower-casing does not make them that letter: capital I with dot,
+#: long s, Kelvin sign. A test checks every code point.
+_IRREGULAR_CASE = regex.compile("[\u0130\u017f\u212a]")
 
 #: (pattern index, whether the window starts after the first character,
 #: the window's text with the one character before it).
@@ -304,7 +423,7 @@ _RUN_DROPPED = (
     ),
     _gated(
         "download-execute",
-        rf"\b(?:nohup|setsid|exec|start(?:\s+/b)?|(?:ba|z|da)?sh)\s+{_SCRATCH}",
+        rf"\b(?:nohup|setsid|exec|start(?:\s+/b)?|bash|zsh|dash|sh)\s+{_SCRATCH}",
         "nohup",
         "setsid",
         "exec",
