@@ -185,14 +185,19 @@ class KeywordGate:
             for keyword in gated.keywords:
                 by_keyword.setdefault(keyword, []).append(index)
         anchored = {i for i, gated in enumerate(self.patterns) if gated.anchored}
+        # Keywords shared by the same anchored patterns share one list of
+        # starts (its number in ``_anchor_groups``; -1 for none).
+        groups: dict[tuple[int, ...], int] = {}
         self._automaton = ahocorasick.Automaton()
         for keyword, indexes in by_keyword.items():
+            anchors = tuple(i for i in indexes if i in anchored)
+            group = groups.setdefault(anchors, len(groups)) if anchors else -1
             # A keyword that starts with a letter or digit must start a word
             # ("nc" the command, not the "nc" in "function").
-            anchors = tuple(i for i in indexes if i in anchored)
-            value = (len(keyword), keyword[0].isalnum(), tuple(indexes), anchors)
+            value = (len(keyword), keyword[0].isalnum(), tuple(indexes), group)
             self._automaton.add_word(keyword, value)
         self._automaton.make_automaton()
+        self._anchor_groups = tuple(groups)
 
     def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
         """Pattern index -> merged [lo, hi) windows around its keywords."""
@@ -202,12 +207,12 @@ class KeywordGate:
         """The windows, and pattern index -> where each of its keywords
         starts (every occurrence, inside a word too), for anchored patterns."""
         out: dict[int, list[tuple[int, int]]] = {}
-        by_anchors: dict[tuple[int, ...], list[int]] = {}
+        group_starts: list[list[int]] = [[] for _ in self._anchor_groups]
         size = len(lowered)
-        for end, (length, word_start, indexes, anchors) in self._automaton.iter(lowered):
+        for end, (length, word_start, indexes, group) in self._automaton.iter(lowered):
             start = end - length + 1
-            if anchors:
-                by_anchors.setdefault(anchors, []).append(start)
+            if group >= 0:
+                group_starts[group].append(start)
             if word_start and start > 0 and lowered[start - 1].isalnum():
                 continue
             lo = start - _REACH if start > _REACH else 0
@@ -219,8 +224,8 @@ class KeywordGate:
                 else:
                     spans.append((lo, hi))
         starts: dict[int, list[int]] = {}
-        for anchors, positions in by_anchors.items():
-            for index in anchors:
+        for anchors, positions in zip(self._anchor_groups, group_starts, strict=True):
+            for index in anchors if positions else ():
                 starts.setdefault(index, []).extend(positions)
         return out, starts
 
@@ -271,12 +276,22 @@ def _first_anchored(
     pattern: LazyPattern, text: str, anchors: list[int], lo: int, hi: int
 ) -> regex.Match[str] | None:
     """``pattern.search(text, lo, hi)`` for a pattern whose every match starts
-    at one of ``anchors`` (ascending): the leftmost that matches."""
-    for start in anchors[bisect.bisect_left(anchors, lo) : bisect.bisect_left(anchors, hi)]:
+    at one of ``anchors`` (ascending): the leftmost that matches. A window
+    dense with anchors (``curl @curl @...``) is searched by the pattern
+    itself, whose cost does not grow with them."""
+    first, last = bisect.bisect_left(anchors, lo), bisect.bisect_left(anchors, hi)
+    if (last - first) * _ANCHOR_SPACING > hi - lo:
+        return pattern.search(text, lo, hi)
+    for start in anchors[first:last]:
         match = pattern.match(text, start, hi)
         if match is not None:
             return match
     return None
+
+
+#: Anchoring pays while anchors are rare: at most one per this many
+#: characters of a window (an anchored attempt costs a Python call).
+_ANCHOR_SPACING = 64
 
 
 #: The characters the case-insensitive patterns match to an ASCII letter

