@@ -28,7 +28,8 @@ catches and which legitimate text it must not catch.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import bisect
+from collections.abc import Collection, Iterable, Sequence
 
 import ahocorasick
 import attrs
@@ -94,6 +95,81 @@ class GatedPattern:
     pattern: LazyPattern
     keywords: tuple[str, ...]
 
+    @property
+    def anchored(self) -> bool:
+        """Whether every match starts with one of the keywords.
+
+        True when the pattern opens with ``\\b`` and an alternation (or one
+        word) each branch of which starts with a keyword written as plain
+        letters, digits, spaces, ``-``, ``_`` or ``'``. Such a pattern is tried
+        only where its keywords start, not at every position of a window.
+        """
+        branches = _opening_branches(self.pattern.source)
+        return branches is not None and all(
+            any(_opens_with(branch, word) for word in self.keywords) for branch in branches
+        )
+
+
+def _opens_with(branch: str, word: str) -> bool:
+    """Whether ``branch`` starts with ``word`` as plain text, its last
+    character not made optional or repeated ("rms?" opens with "rm", "rm?"
+    does not)."""
+    return (
+        _PLAIN_WORD.fullmatch(word) is not None
+        and branch.startswith(word)
+        and branch[len(word) : len(word) + 1] not in ("?", "*", "+", "{")
+    )
+
+
+_PLAIN_WORD = regex.compile(r"[a-z0-9_' -]+")
+
+
+def _opening_branches(source: str) -> list[str] | None:
+    """``\\b(?:a|b(?:x)?|c)...`` -> ``["a", "b(?:x)?", "c"]``; ``\\bword...`` ->
+    ``["word..."]``; ``None`` for any other opening, for an opening group
+    that is optional or repeated, or for a pattern of several branches."""
+    if not source.startswith("\\b") or len(_branches(source, 0)[0]) > 1:
+        return None
+    rest = source[2:]
+    if not rest.startswith("(?:"):
+        return [rest]
+    branches, end = _branches(rest, 3)
+    after = rest[end + 1 : end + 2]
+    return None if end == len(rest) or (after and after in "?*+{") else branches
+
+
+def _branches(source: str, at: int) -> tuple[list[str], int]:
+    """The ``|``-separated branches from ``at`` to the ``)`` closing their
+    group (or the end), and where that ``)`` stands."""
+    branches, start, depth = [], at, 0
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 1  # an escaped character is a literal
+        elif char == "[":
+            at = _class_end(source, at)
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth > 0:
+            depth -= 1
+        elif char == ")":
+            break
+        elif char == "|" and depth == 0:
+            branches.append(source[start:at])
+            start = at + 1
+        at += 1
+    branches.append(source[start:at])
+    return branches, at
+
+
+def _class_end(source: str, at: int) -> int:
+    """Where the character class opened at ``at`` closes."""
+    at += 2 if source[at + 1 : at + 2] == "^" else 1
+    at += 1  # a "]" first in a class is a member
+    while at < len(source) and source[at] != "]":
+        at += 2 if source[at] == "\\" else 1
+    return at
+
 
 class KeywordGate:
     """Runs patterns only around the keywords they need.
@@ -108,48 +184,137 @@ class KeywordGate:
         for index, gated in enumerate(self.patterns):
             for keyword in gated.keywords:
                 by_keyword.setdefault(keyword, []).append(index)
+        anchored = {i for i, gated in enumerate(self.patterns) if gated.anchored}
+        # Keywords shared by the same anchored patterns share one list of
+        # starts (its number in ``_anchor_groups``; -1 for none).
+        groups: dict[tuple[int, ...], int] = {}
         self._automaton = ahocorasick.Automaton()
         for keyword, indexes in by_keyword.items():
+            anchors = tuple(i for i in indexes if i in anchored)
+            group = groups.setdefault(anchors, len(groups)) if anchors else -1
             # A keyword that starts with a letter or digit must start a word
             # ("nc" the command, not the "nc" in "function").
-            self._automaton.add_word(keyword, (len(keyword), keyword[0].isalnum(), tuple(indexes)))
+            value = (len(keyword), keyword[0].isalnum(), tuple(indexes), group)
+            self._automaton.add_word(keyword, value)
         self._automaton.make_automaton()
+        self._anchor_groups = tuple(groups)
 
     def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
         """Pattern index -> merged [lo, hi) windows around its keywords."""
+        return self._hits(lowered)[0]
+
+    def _hits(self, lowered: str) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[int]]]:
+        """The windows, and pattern index -> where each of its keywords
+        starts (every occurrence, inside a word too), for anchored patterns."""
         out: dict[int, list[tuple[int, int]]] = {}
+        group_starts: list[list[int]] = [[] for _ in self._anchor_groups]
         size = len(lowered)
-        for end, (length, word_start, indexes) in self._automaton.iter(lowered):
+        for end, (length, word_start, indexes, group) in self._automaton.iter(lowered):
             start = end - length + 1
+            if group >= 0:
+                group_starts[group].append(start)
             if word_start and start > 0 and lowered[start - 1].isalnum():
                 continue
-            lo, hi = max(0, start - _REACH), min(size, end + 1 + _REACH)
+            lo = start - _REACH if start > _REACH else 0
+            hi = end + 1 + _REACH if end + 1 + _REACH < size else size
             for index in indexes:
                 spans = out.setdefault(index, [])
                 if spans and lo <= spans[-1][1]:
                     spans[-1] = (spans[-1][0], hi)
                 else:
                     spans.append((lo, hi))
-        return out
+        starts: dict[int, list[int]] = {}
+        for anchors, positions in zip(self._anchor_groups, group_starts, strict=True):
+            for index in anchors if positions else ():
+                starts.setdefault(index, []).extend(positions)
+        return out, starts
 
     def search(
-        self, text: str, lowered: str | None = None
+        self,
+        text: str,
+        lowered: str | None = None,
+        misses: set[WindowKey] | None = None,
+        known_misses: Collection[WindowKey] = (),
     ) -> Iterable[tuple[GatedPattern, regex.Match[str]]]:
         """The first match of each pattern that matches, in pattern order.
 
         ``lowered`` is ``text`` lower-cased with the same length (computed
         when not given); keywords are looked up in it, patterns run on ``text``.
+        A window whose ``window_key`` is in ``known_misses`` is not searched
+        (it holds no match); when ``misses`` is given, the key of every
+        window searched in vain is added to it.
         """
         if lowered is None:
             lowered = _same_length_lower(text)
-        windows = self.windows(lowered)
+        windows, starts = self._hits(lowered)
+        # The keywords of an anchored pattern are found in ``lowered`` exactly
+        # where the pattern's case-insensitive branches can match, unless the
+        # text holds a character the pattern folds onto an ASCII letter that
+        # lower-casing does not: then every pattern searches its windows.
+        if starts and _IRREGULAR_CASE.search(text) is not None:
+            starts = {}
+        keyed = misses is not None or len(known_misses) > 0
         for index in sorted(windows):
             gated = self.patterns[index]
+            anchors = sorted(starts[index]) if index in starts else None
             for lo, hi in windows[index]:
-                match = gated.pattern.search(text, lo, hi)
+                key = window_key(index, text, lo, hi) if keyed else None
+                if key in known_misses:
+                    continue
+                if anchors is None:
+                    match = gated.pattern.search(text, lo, hi)
+                else:
+                    match = _first_anchored(gated.pattern, text, anchors, lo, hi)
                 if match is not None:
                     yield gated, match
                     break
+                if misses is not None and key is not None:
+                    misses.add(key)
+
+
+def _first_anchored(
+    pattern: LazyPattern, text: str, anchors: list[int], lo: int, hi: int
+) -> regex.Match[str] | None:
+    """``pattern.search(text, lo, hi)`` for a pattern whose every match starts
+    at one of ``anchors`` (ascending): the leftmost that matches. A window
+    dense with anchors (``curl @curl @...``) is searched by the pattern
+    itself, whose cost does not grow with them."""
+    first, last = bisect.bisect_left(anchors, lo), bisect.bisect_left(anchors, hi)
+    if (last - first) * _ANCHOR_SPACING > hi - lo:
+        return pattern.search(text, lo, hi)
+    for start in anchors[first:last]:
+        match = pattern.match(text, start, hi)
+        if match is not None:
+            return match
+    return None
+
+
+#: Anchoring pays while anchors are rare: at most one per this many
+#: characters of a window (an anchored attempt costs a Python call).
+_ANCHOR_SPACING = 64
+
+
+#: The characters the case-insensitive patterns match to an ASCII letter
+#: although lower-casing does not make them that letter: capital I with dot,
+#: long s, Kelvin sign. A test checks every code point.
+_IRREGULAR_CASE = regex.compile("[\u0130\u017f\u212a]")
+
+#: (pattern index, whether the window starts after the first character,
+#: the window's text with the one character before it).
+WindowKey = tuple[int, bool, str]
+
+
+def window_key(index: int, text: str, lo: int, hi: int) -> WindowKey:
+    """What decides a search of pattern ``index`` in ``text[lo:hi]``.
+
+    A gated pattern reads no character after its window (the end of the
+    window is the end of the text for it) and at most one before (``\\b``
+    and lookbehinds of one character: a test holds every pattern to that),
+    so a window of the same text and the same character before it gives the
+    same answer wherever it stands in whatever text.
+    """
+    before = 1 if lo > 0 else 0
+    return index, lo > 0, text[lo - before : hi]
 
 
 def _same_length_lower(text: str) -> str:
@@ -158,10 +323,21 @@ def _same_length_lower(text: str) -> str:
         return lowered
     # A few characters lower-case to two ("İ"); fold only ASCII then, so
     # offsets stay aligned with the original text.
-    return text.translate(_ASCII_LOWER)
+    return ascii_lower(text)
 
 
-_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+def ascii_lower(text: str) -> str:
+    """``text`` with only A-Z lower-cased, so offsets stay those of ``text``.
+
+    Translated as UTF-8 bytes, where every byte of a non-ASCII character is
+    above 0x7F and stays as it is: a C table lookup per byte instead of a
+    dictionary lookup per character (thirty times faster on a long text).
+    """
+    encoded = text.encode("utf-8", "surrogatepass")
+    return encoded.translate(_ASCII_LOWER).decode("utf-8", "surrogatepass")
+
+
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
 
 def _gated(kind: str, pattern: str, *keywords: str) -> GatedPattern:
@@ -262,7 +438,7 @@ _RUN_DROPPED = (
     ),
     _gated(
         "download-execute",
-        rf"\b(?:nohup|setsid|exec|start(?:\s+/b)?|(?:ba|z|da)?sh)\s+{_SCRATCH}",
+        rf"\b(?:nohup|setsid|exec|start(?:\s+/b)?|bash|zsh|dash|sh)\s+{_SCRATCH}",
         "nohup",
         "setsid",
         "exec",
@@ -606,15 +782,21 @@ _TRICK_MARKERS = ("''", '""', "\\", "$IFS", "${IFS}", "'", '"')
 
 def canonical_shell(text: str) -> str:
     """``text`` with the shell's word-splitting tricks undone (``c''url`` -> ``curl``)."""
-    text = _IFS.sub(" ", text)
-    text = _EMPTY_QUOTES.sub("", text)
+    # Each rewrite runs only when its marker is in the text (a C substring
+    # test): a long text without the trick is not scanned for it.
+    if "IFS" in text:
+        text = _IFS.sub(" ", text)
+    if "''" in text or '""' in text:
+        text = _EMPTY_QUOTES.sub("", text)
     text = _SPLIT_QUOTES.sub(r"\2", text)
-    return _BACKSLASH_LETTER.sub("", text)
+    return _BACKSLASH_LETTER.sub("", text) if "\\" in text else text
 
 
-def _search(text: str, limit: int) -> list[ShellThreat]:
+def _search(
+    text: str, limit: int, misses: set[WindowKey] | None, known_misses: Collection[WindowKey]
+) -> list[ShellThreat]:
     found: dict[str, ShellThreat] = {}
-    for gated, match in _GATE.search(text):
+    for gated, match in _GATE.search(text, None, misses, known_misses):
         if gated.kind in found:
             continue
         found[gated.kind] = ShellThreat(
@@ -627,15 +809,20 @@ def find_shell_threats(text: str, limit: int = 4) -> Sequence[ShellThreat]:
     """The shell or exfiltration threats in ``text``, at most one per kind.
 
     The text is tried as given, then in its shell-canonical form; the first
-    form with any match wins, so offsets always refer to one text.
+    form with any match wins, so offsets always refer to one text. The
+    canonical form differs from the text only around its shell tricks: a
+    window of it that reads as a window of the text searched in vain is not
+    searched again.
     """
-    found = _search(text, limit)
+    tricked = any(marker in text for marker in _TRICK_MARKERS)
+    misses: set[WindowKey] | None = set() if tricked else None
+    found = _search(text, limit, misses, ())
     if found:
         return tuple(found)
-    if not any(marker in text for marker in _TRICK_MARKERS):
+    if misses is None:
         return ()
     canonical = canonical_shell(text)
-    return tuple(_search(canonical, limit)) if canonical != text else ()
+    return tuple(_search(canonical, limit, None, misses)) if canonical != text else ()
 
 
 def first_shell_threat(text: str) -> ShellThreat | None:

@@ -41,13 +41,14 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import heapq
 import html
 import itertools
 import re
 import unicodedata
 import urllib.parse
 import zlib
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -65,7 +66,14 @@ from .._snapshot import Snapshot
 from .._walk import LocatedString
 from . import _intent_rules
 from . import _request_fit as fit
-from ._shell_patterns import KINDS, GatedPattern, KeywordGate, ShellThreat, find_shell_threats
+from ._shell_patterns import (
+    KINDS,
+    GatedPattern,
+    KeywordGate,
+    ShellThreat,
+    ascii_lower,
+    find_shell_threats,
+)
 
 __all__ = ["CHECK", "DecodeThenConfirmCheck"]
 
@@ -197,6 +205,9 @@ _ARMOURED = re.compile(
 _JOINED_PIECES = regex.compile(
     r"([\"'`])[A-Za-z0-9+/=_-]{4,}\1(?:[ \t]{0,4}\+[ \t]{0,4}([\"'`])[A-Za-z0-9+/=_-]{4,}\2)+"
 )
+#: A closing quote and the "+" after it, which every joined blob holds:
+#: found by a plain pattern before the full one runs.
+_JOIN_HINT = re.compile(r"[\"'`][ \t]{0,4}\+")
 _JOINED_PIECE = regex.compile(r"[\"'`]([A-Za-z0-9+/=_-]{4,})[\"'`]")
 # Base85 (Python's b85 / RFC 1924, and Ascii85): its alphabet holds most
 # punctuation, so a bare run cannot be told from ordinary symbols. Read
@@ -242,6 +253,8 @@ _B64_NEEDLE = b"a" * _MIN_RUN
 _WRAPPED_NEEDLE = b"a" * 48
 _HEX_TABLE = _class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
 _HEX_NEEDLE = b"hhs" * 7 + b"hh"
+_BINARY_TABLE = _class_table({b"01": b"b"}, b".")
+_OCTET_NEEDLE = b"b" * 8
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
 
 # Magic numbers of binary media, fonts and archives. They never excuse a
@@ -558,10 +571,13 @@ def _find_candidates(text: str, limit: int) -> list[_Candidate]:
 
 
 def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
-    encoded = text.encode("utf-8", "surrogatepass")
-    found = list(itertools.islice(_specific_candidates(text, encoded), limit + 1))
+    # One byte per character (any character beyond Latin-1 becomes "?"), so
+    # offsets found by a C search of the translated bytes are offsets of
+    # ``text``: every class below holds ASCII characters only.
+    aligned = text.encode("latin-1", "replace")
+    classes = aligned.translate(_B64_TABLE)
+    found = list(itertools.islice(_specific_candidates(text, aligned, classes), limit + 1))
     specific = _without_overlaps(found) if found else found
-    classes = encoded.translate(_B64_TABLE)
     if _B64_NEEDLE not in classes or len(specific) > limit:
         return specific
     starts = [c.start for c in specific]
@@ -574,10 +590,12 @@ def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
     return specific
 
 
-def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
+def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[_Candidate]:
     """Every candidate that is not a bare base64 run, kind by kind.
 
     Each finder runs only when its marker is in the text (a substring test).
+    ``aligned`` is ``text`` as one byte per character, ``classes`` those
+    bytes translated by ``_B64_TABLE``.
     """
     if "data:" in text or "DATA:" in text:
         for m in _DATA_URI.finditer(text):
@@ -597,11 +615,11 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if "0x" in text or "0X" in text:
         for m in _OX_LIST.finditer(text):
             yield _Candidate(m.start(), m.end(), "0x-list", m.group())
-    if _HEX_NEEDLE in encoded.translate(_HEX_TABLE):
+    if _HEX_NEEDLE in aligned.translate(_HEX_TABLE):
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
-    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in encoded.translate(_B64_TABLE):
-        for wrapped in _WRAPPED_B64.finditer(text):
+    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in classes:
+        for wrapped in _anchored(_WRAPPED_B64, text, _run_starts(classes, _WRAPPED_NEEDLE)):
             yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
     if "-----BEGIN " in text:
         for block in _ARMOURED.finditer(text):
@@ -612,7 +630,9 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
     if (",1" in text or ", 1" in text or ";1" in text) and _CHAR_CODES_HINT.search(text):
         for codes in _CHAR_CODES.finditer(text):
             yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
-    if "011" in text:  # a lower-case letter's octet, 0110xxxx or 0111xxxx
+    # A lower-case letter's octet is 0110xxxx or 0111xxxx, and a run holds
+    # eight binary digits in a row (a substring test in C before the pattern).
+    if "011" in text and _OCTET_NEEDLE in aligned.translate(_BINARY_TABLE):
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
     if "<~" in text:
@@ -620,15 +640,15 @@ def _specific_candidates(text: str, encoded: bytes) -> Iterator[_Candidate]:
             start, end = block.span("body")
             yield _Candidate(start, end, "ascii85", block.group("body"))
     if "85" in text:
-        for labelled in _BASE85_LABELLED.finditer(text):
+        for labelled in _labelled_base85(text):
             start, end = labelled.span("run")
             if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
                 yield _Candidate(start, end, "base85", labelled.group("run"))
-    if "+" in text:
+    if "+" in text and _JOIN_HINT.search(text):
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
     if "=" in text or ":" in text:
-        for setting in _SETTING_VALUE.finditer(text):
+        for setting in _setting_values(text):
             value = setting.group("value")
             if _short_base64_of_text(value):
                 start = setting.start("value")
@@ -651,13 +671,9 @@ def _short_base64_of_text(value: str) -> bool:
 def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
     """Base64-alphabet runs of 16 or more characters.
 
-    For ASCII text the byte classes line up with the characters, so a C
-    substring search finds each run and the pattern is only anchored there;
-    other text is scanned by the pattern.
+    The byte classes line up with the characters, so a C substring search
+    finds each run and the pattern is only anchored there.
     """
-    if not text.isascii():
-        yield from _B64_RUN.finditer(text)
-        return
     position = 0
     while True:
         hit = classes.find(_B64_NEEDLE, position)
@@ -669,6 +685,66 @@ def _base64_runs(text: str, classes: bytes) -> Iterator[re.Match[str]]:
             return
         yield run
         position = max(run.end(), hit + len(_B64_NEEDLE))
+
+
+def _anchored(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that can match (never empty)
+    only at one of ``starts`` (ascending): it is anchored at each start
+    instead of tried at every position of the text. As ``finditer`` does,
+    a start inside the previous match is passed over."""
+    done = 0
+    for start in starts:
+        if start >= done:
+            found = pattern.match(text, start)
+            if found is not None:
+                yield found
+                done = found.end()
+
+
+#: Anchoring at every occurrence of a marker pays only while markers are
+#: rare; past one per this many characters (a crafted run of colons) the
+#: pattern scans the text itself, at a cost that does not grow with them.
+_MARKER_SPACING = 64
+
+
+def _offsets(text: str, marker: str) -> Iterator[int]:
+    at = text.find(marker)
+    while at >= 0:
+        yield at
+        at = text.find(marker, at + 1)
+
+
+def _run_starts(classes: bytes, needle: bytes) -> Iterator[int]:
+    """Where each run of ``classes`` holding ``needle`` begins (runs of the
+    symbol ``needle`` repeats, after a space or at the start)."""
+    position = classes.find(needle)
+    while position >= 0:
+        yield classes.rfind(b" ", 0, position) + 1
+        after = classes.find(b" ", position)
+        if after < 0:
+            return
+        position = classes.find(needle, after)
+
+
+def _labelled_base85(text: str) -> Iterator[re.Match[str]]:
+    """``_BASE85_LABELLED.finditer(text)``: a label ends in "85", which stands
+    1 ("a85"), 4 ("base85"), 5 ("base-85", "ascii85") or 6 ("ascii 85")
+    characters after the start of a match."""
+    if text.count("85") * _MARKER_SPACING > len(text):
+        return _BASE85_LABELLED.finditer(text)
+    starts = {at - back for at in _offsets(text, "85") for back in (1, 4, 5, 6) if at >= back}
+    return _anchored(_BASE85_LABELLED, text, sorted(starts))
+
+
+def _setting_values(text: str) -> Iterator[re.Match[str]]:
+    """``_SETTING_VALUE.finditer(text)``: a match starts right after the
+    ``=`` or ``:`` of a setting."""
+    if (text.count("=") + text.count(":")) * _MARKER_SPACING > len(text):
+        return _SETTING_VALUE.finditer(text)
+    starts = heapq.merge(_offsets(text, "="), _offsets(text, ":"))
+    return _anchored(_SETTING_VALUE, text, (at + 1 for at in starts))
 
 
 def _without_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -1210,7 +1286,7 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
     """
     lowered = text.lower()
     if len(lowered) != len(text) or not text.isascii():
-        lowered = text.translate(_ASCII_LOWER_TABLE)
+        lowered = ascii_lower(text)
     hits: dict[int, list[tuple[int, int, str]]] = {}
     for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
         start = end - length + 1
@@ -1283,9 +1359,6 @@ def _sentence_bounds(text: str, lo: int, hi: int, mode: int) -> tuple[int, int]:
     return start, (after.end() if after is not None else end)
 
 
-_ASCII_LOWER_TABLE = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
-
-
 def _unshift(text: str, mode: int) -> tuple[str, str]:
     """(step name, decoded text) for one stretch."""
     if mode == _REVERSED:
@@ -1317,7 +1390,10 @@ def _deobfuscated(raw: str) -> tuple[str, bool]:
 
 
 def _deobfuscate_piece(raw: str) -> str:
-    return unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw)).translate(_LATIN_TWINS)
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw))
+    # A dictionary lookup per character is the costly part; most text holds
+    # no look-alike letter at all, which one C search of the class tells.
+    return text.translate(_LATIN_TWINS) if _TWIN_LETTER.search(text) else text
 
 
 def _build_latin_twins() -> Mapping[int, str]:
@@ -1345,6 +1421,7 @@ def _build_latin_twins() -> Mapping[int, str]:
 
 
 _LATIN_TWINS = _build_latin_twins()
+_TWIN_LETTER = re.compile("[" + re.escape("".join(map(chr, sorted(_LATIN_TWINS)))) + "]")
 
 
 _MemoKey = tuple[str, str, bool, tuple[str, ...], int]
@@ -1360,6 +1437,8 @@ _TOLD_SHIFT = re.compile(
     r"(?i)\b(?:caesar|c[äé]sar|rot|shift(?:ed)?|rotated?)(?:[\s_:-]{0,3}(?:shift|cipher|by|of))?"
     r"[\s_:(-]{0,3}(?P<n>\d{1,2})\b"
 )
+#: Where a match of ``_TOLD_SHIFT`` can start ("rotated" starts with "rot").
+_SHIFT_NAMES = ("caesar", "cäsar", "césar", "rot", "shift")
 _REVERSE_CUES = (
     "backwards",
     "reversed",
@@ -1397,22 +1476,67 @@ _REVERSE_CUES = (
     "بالعكس",
     "معكوس",
 )
-# One pass over the text for every cue (the check reads every string).
 _REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.IGNORECASE)
+#: The characters that ``re.IGNORECASE`` matches to a letter of a cue or of
+#: a shift name although their ``lower()`` is not that letter: dotted and
+#: dotless I, the long s and the old Cyrillic letter forms. A test checks
+#: every code point.
+_IRREGULAR_CASE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+_LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
 
 
 def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
     """(step name, decoded text, start) for a stretch the text says how to decode."""
-    reverse = _REVERSE_CUE.search(text)
+    lowered = _cue_lowered(text)
+    reverse = _first_reverse_cue(text, lowered)
     if reverse is not None:
         yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
-    for told in _TOLD_SHIFT.finditer(text):
+    for told in _told_shifts(text, lowered):
         shift = int(told.group("n"))
         if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
             stretch = _told_stretch(text, told.end())
             yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
+
+
+def _cue_lowered(text: str) -> str | None:
+    """``text`` lower-cased, when a case-insensitive cue pattern matches it
+    exactly where the cue's lower-case form occurs in that: lower-casing
+    keeps one character per character and the text holds none of the
+    characters ``re.IGNORECASE`` folds irregularly. ``None`` otherwise."""
+    lowered = text.lower()
+    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+        return lowered
+    return None
+
+
+def _first_reverse_cue(text: str, lowered: str | None) -> re.Match[str] | None:
+    """``_REVERSE_CUE.search(text)``, found with C substring searches.
+
+    A case-insensitive alternation is tried at every position of the text,
+    the check's most costly pass on a long description. In ``lowered``
+    (``_cue_lowered``) a cue matches exactly where its lower-case form
+    occurs: the earliest such position is confirmed by the pattern anchored
+    there. Without it the text is searched by the pattern itself.
+    """
+    if lowered is not None:
+        starts = [at for at in map(lowered.find, _LOWER_CUES) if at >= 0]
+        if not starts:
+            return None
+        found = _REVERSE_CUE.match(text, min(starts))
+        if found is not None:
+            return found
+    return _REVERSE_CUE.search(text)
+
+
+def _told_shifts(text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """``_TOLD_SHIFT.finditer(text)``: a match starts with the name of a
+    shift, anchored where ``lowered`` holds one (see ``_first_reverse_cue``)."""
+    if lowered is None or sum(map(lowered.count, _SHIFT_NAMES)) * _MARKER_SPACING > len(text):
+        return _TOLD_SHIFT.finditer(text)
+    starts = {at for name in _SHIFT_NAMES for at in _offsets(lowered, name)}
+    return _anchored(_TOLD_SHIFT, text, sorted(starts))
 
 
 def _told_stretch(text: str, start: int) -> str:
