@@ -28,13 +28,16 @@ from ._tool_words import NAME_AFFIXES
 __all__ = [
     "adds_version",
     "canonical_key",
+    "canonical_of_parts",
     "canonical_words",
     "content_words",
     "disguise",
+    "family_of_parts",
     "family_words",
     "instance_numbering",
     "is_numbered",
     "number_family",
+    "numbered_parts",
     "same_job",
     "same_text",
     "server_words",
@@ -102,8 +105,13 @@ def canonical_words(name: str) -> tuple[str, ...]:
     affixes (``pro``, ``v2``) keeps them: dropping all would make every
     such name equal.
     """
+    return canonical_of_parts(_split(name))
+
+
+def canonical_of_parts(parts: Sequence[str]) -> tuple[str, ...]:
+    """``canonical_words`` of a name already split into its folded parts."""
     # Affixes are dropped before the singular: "plus" is no plural of "plu".
-    words = [word for word in _split(name) if not _VERSION.fullmatch(word)]
+    words = [word for word in parts if not _VERSION.fullmatch(word)]
     kept = [word for word in words if word not in NAME_AFFIXES]
     return tuple(singular(word) for word in kept or words)
 
@@ -115,7 +123,12 @@ def family_words(name: str) -> tuple[str, ...]:
     family (``read_file``/``read_files``, ``get_v1_report``/``get_v2_report``)
     unless their descriptions are the same too.
     """
-    return tuple(singular(word) for word in _split(name) if not _VERSION.fullmatch(word))
+    return family_of_parts(_split(name))
+
+
+def family_of_parts(parts: Sequence[str]) -> tuple[str, ...]:
+    """``family_words`` of a name already split into its folded parts."""
+    return tuple(singular(word) for word in parts if not _VERSION.fullmatch(word))
 
 
 def number_family(mine: str, other: str) -> bool:
@@ -128,7 +141,12 @@ def number_family(mine: str, other: str) -> bool:
 
 def is_numbered(name: str) -> bool:
     """Does the name carry a number or version word (``lookup_7``, ``query_v2``)?"""
-    return any(_VERSION.fullmatch(word) for word in _split(name))
+    return numbered_parts(_split(name))
+
+
+def numbered_parts(parts: Sequence[str]) -> bool:
+    """``is_numbered`` of a name already split into its folded parts."""
+    return any(_VERSION.fullmatch(word) for word in parts)
 
 
 def instance_numbering(mine: str, other: str) -> bool:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import ahocorasick
@@ -58,12 +58,15 @@ from .._walk import LocatedString
 from ._collision import different_job
 from ._lookalike import (
     canonical_key,
+    canonical_of_parts,
     canonical_words,
     content_words,
     disguise,
+    family_of_parts,
     family_words,
     is_numbered,
     number_family,
+    numbered_parts,
     same_job,
     same_text,
     server_words,
@@ -92,6 +95,7 @@ from ._tool_words import (
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
 
 _K = TypeVar("_K")
+_V = TypeVar("_V")
 #: A name's family: its words up to number and version, and whether it is numbered.
 _Family = tuple[tuple[str, ...], bool]
 
@@ -261,11 +265,15 @@ def is_distinctive(name: str) -> bool:
 
 
 def _distinctive(forms: NameForms) -> bool:
-    if any(char.isspace() for char in forms.name):
+    return _distinctive_parts(forms.name, forms.parts)
+
+
+def _distinctive_parts(name: str, parts: tuple[str, ...]) -> bool:
+    if any(char.isspace() for char in name):
         return False
-    if len(forms.parts) < 2 or len(forms.loose) < MIN_DISTINCTIVE_CHARS:
+    if len(parts) < 2 or sum(map(len, parts)) < MIN_DISTINCTIVE_CHARS:
         return False
-    return not all(part in GENERIC_PARTS for part in forms.parts)
+    return not all(part in GENERIC_PARTS for part in parts)
 
 
 def _one_char_deletions(key: str) -> Iterator[str]:
@@ -277,6 +285,38 @@ def _one_char_deletions(key: str) -> Iterator[str]:
 # The per-snapshot index
 
 
+class _Lazy(Mapping[_K, _V]):
+    """A read-only mapping over known keys whose values are computed on first use.
+
+    A registry snapshot holds 50,000 names but one scan reads the forms of a
+    handful: computing every value up front was most of the index build.
+    A value is a pure function of its key and the snapshot, so two threads
+    racing on one key can at worst compute it twice, never differently.
+    """
+
+    __slots__ = ("_compute", "_keys", "_values")
+
+    def __init__(self, keys: Collection[_K], compute: Callable[[_K], _V]) -> None:
+        self._keys = keys
+        self._compute = compute
+        self._values: dict[_K, _V] = {}
+
+    def __getitem__(self, key: _K) -> _V:
+        try:
+            return self._values[key]
+        except KeyError:
+            if key not in self._keys:
+                raise
+        value = self._values[key] = self._compute(key)
+        return value
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
 @attrs.define(slots=True, eq=False)
 class ShadowIndex:
     """Lookup tables over every tool name of one snapshot, built once.
@@ -284,45 +324,79 @@ class ShadowIndex:
     ``forms``: each distinct name -> its ``NameForms``;
     ``servers_of``: each distinct name -> the servers exposing it;
     ``by_skeleton`` / ``by_loose``: skeleton / loose key -> distinct names;
-    ``near``: each loose key and each of its one-character deletions ->
-    loose keys (a symmetric-deletion table: two keys within one edit,
-    transpositions included, share an entry, so a lookup touches only the
-    handful of keys near it, never all 10,000);
+    ``near_keys``: loose keys within one edit of a key, read from a
+    symmetric-deletion table (two keys within one edit, transpositions
+    included, share an entry, so a lookup touches only the handful of keys
+    near it, never all 10,000) built per key length on first use;
     ``own_names``: server -> skeletons of its tool names;
     ``automaton``: Aho-Corasick over the skeletons of distinctive names;
     ``vocabulary``: common tool-name words, words of the snapshot's prose,
-    and name parts two servers use; ``servers_by_length``: loose server ids
-    bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
-    name family (``_family_of``) -> distinct names, so the numbered
-    instances of one template (``lookup_0`` ... ``lookup_239``) are skipped
-    as one group, never compared pairwise; ``servers_by_canonical``:
-    canonical key -> the servers exposing a name with it;
-    ``servers_by_words``: a server id's name words -> the servers with
-    those words (``jira`` -> ``jira``, ``jira-mcp``).
+    and name parts two servers use (built on first use);
+    ``servers_by_length``: loose server ids bucketed by length;
+    ``by_canonical``: canonical key (``_lookalike``) -> name family
+    (``_family_of``) -> distinct names, so the numbered instances of one
+    template (``lookup_0`` ... ``lookup_239``) are skipped as one group,
+    never compared pairwise; ``servers_by_canonical``: canonical key -> the
+    servers exposing a name with it; ``servers_by_words``: a server id's
+    name words -> the servers with those words (``jira`` -> ``jira``,
+    ``jira-mcp``). ``forms``, ``servers_of``, ``own_names`` and
+    ``servers_by_canonical`` compute each value on first use.
     ``_server_memo`` caches the look-alike servers of a server id (a pure
-    function of the snapshot, filled on first use).
+    function of the snapshot, filled on first use), ``_deletions`` the
+    deletion table of each key length.
     """
 
     forms: Mapping[str, NameForms]
     servers_of: Mapping[str, tuple[str, ...]]
     by_skeleton: Mapping[str, tuple[str, ...]]
     by_loose: Mapping[str, tuple[str, ...]]
-    near: Mapping[str, Sequence[str]]
     own_names: Mapping[str, frozenset[str]]
     automaton: Any
-    vocabulary: frozenset[str]
     servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
     by_canonical: Mapping[tuple[str, ...], Mapping[_Family, tuple[str, ...]]]
     servers_by_canonical: Mapping[tuple[str, ...], frozenset[str]]
     servers_by_words: Mapping[tuple[str, ...], tuple[str, ...]]
+    _snapshot: Snapshot
+    _parts: Mapping[str, tuple[str, ...]]
+    _keys_by_length: Mapping[int, tuple[str, ...]]
+    _deletions: dict[int, dict[str, list[str]]] = attrs.field(factory=dict)
+    _vocabulary_memo: frozenset[str] | None = None
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
     def near_keys(self, key: str) -> set[str]:
-        """Loose keys within one edit of ``key`` (candidates, still to verify)."""
-        found: set[str] = set(self.near.get(key, ()))
+        """Loose keys within one edit of ``key`` (candidates, still to verify).
+
+        The keys ``key`` and each of its one-character deletions share an
+        entry with: a key equal to either, and a key one character longer
+        that has either among its own deletions.
+        """
+        found = self._sharing(key)
         for variant in _one_char_deletions(key):
-            found.update(self.near.get(variant, ()))
+            found.update(self._sharing(variant))
         return found
+
+    def _sharing(self, variant: str) -> set[str]:
+        """The keys that list ``variant`` in the symmetric-deletion table."""
+        found: set[str] = set()
+        if len(variant) >= MIN_TYPO_CHARS and variant in self.by_loose:
+            found.add(variant)
+        found.update(self._deletions_of_length(len(variant) + 1).get(variant, ()))
+        return found
+
+    def _deletions_of_length(self, length: int) -> dict[str, list[str]]:
+        """Each one-character deletion of the keys ``length`` long -> those keys."""
+        table = self._deletions.get(length)
+        if table is None:
+            table = self._deletions[length] = _deletion_table(
+                self._keys_by_length.get(length, ()) if length >= MIN_TYPO_CHARS else ()
+            )
+        return table
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        if self._vocabulary_memo is None:
+            self._vocabulary_memo = _vocabulary(self._snapshot, self._parts)
+        return self._vocabulary_memo
 
     def other_servers(self, name: str, server: str | None) -> tuple[str, ...]:
         return tuple(s for s in self.servers_of.get(name, ()) if s != server)
@@ -344,61 +418,103 @@ def _group(pairs: Iterable[tuple[_K, str]]) -> dict[_K, tuple[str, ...]]:
     return {key: tuple(values) for key, values in table.items()}
 
 
+def _bulk_folded(texts: Sequence[str], fold: Callable[[str], str]) -> Iterator[str]:
+    """``fold(text)`` of every text, the plain ASCII ones in one pass.
+
+    ``fold`` on ASCII text is regex and case work that treats a line break
+    as a boundary; joining the texts with line breaks and splitting the
+    result gives each one's fold with a few calls over all of them instead
+    of a few per text. Texts that hold a line break or other characters
+    are folded one by one.
+    """
+    plain = [text for text in texts if text.isascii() and "\n" not in text]
+    folded = iter(fold("\n".join(plain)).split("\n") if plain else ())
+    plain_set = set(plain)
+    for text in texts:
+        yield next(folded) if text in plain_set else fold(text)
+
+
+def _all_parts(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """``name_parts`` of every name."""
+    return {
+        name: tuple(part for part in _SEPARATORS.split(folded) if part)
+        for name, folded in zip(names, _bulk_folded(names, _spaced_folded), strict=True)
+    }
+
+
+def _spaced_folded(name: str) -> str:
+    return _fold_text(_CAMEL_BOUNDARY.sub("_", name))
+
+
 def _prose_words(text: str) -> Iterator[str]:
     """Whole alphabetic words of prose.
 
     Identifiers (``send_emial``) are skipped as a whole, so a server cannot
     make its misspelt name a "word" by writing the name in its description.
     """
-    for word in _PROSE_WORD.findall(_fold_text(text)):
+    for word in _PROSE_WORD.findall(text):
         if word.isalpha():
             yield word
 
 
-def _vocabulary(snapshot: Snapshot, forms: Mapping[str, NameForms]) -> frozenset[str]:
+def _vocabulary(snapshot: Snapshot, parts: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     words: set[str] = set(COMMON_WORDS)
-    seen_texts: set[str] = set()
-    for tool in snapshot.tools():
-        for text in (tool.description, tool.title):
-            if text and text not in seen_texts:
-                seen_texts.add(text)
-                words.update(_prose_words(text))
+    texts = {
+        text: None for tool in snapshot.tools() for text in (tool.description, tool.title) if text
+    }
+    for folded in _bulk_folded(list(texts), _fold_text):
+        words.update(_prose_words(folded))
     # A name part that two servers use independently is a real word.
-    part_servers: dict[str, set[str]] = {}
+    first_server: dict[str, str] = {}
+    shared: set[str] = set()
     for name, tools in snapshot.by_name.items():
-        for part in forms[name].parts:
-            part_servers.setdefault(part, set()).update(t.server or "" for t in tools)
-    words.update(part for part, servers in part_servers.items() if len(servers) > 1)
+        for tool in tools:
+            server = tool.server or ""
+            for part in parts[name]:
+                if first_server.setdefault(part, server) != server:
+                    shared.add(part)
+    words.update(shared)
     return frozenset(words)
 
 
 def build_index(snapshot: Snapshot) -> ShadowIndex:
-    """Build every lookup table of the check for ``snapshot`` (once per snapshot)."""
-    forms = {name: NameForms.of(name) for name in snapshot.by_name}
-    servers_of = {
-        name: tuple(sorted({t.server or "" for t in tools}))
-        for name, tools in snapshot.by_name.items()
-    }
-    by_skeleton = _group((f.skeleton, name) for name, f in forms.items())
-    by_loose = _group((f.loose, name) for name, f in forms.items())
+    """Build the lookup tables of the check for ``snapshot`` (once per snapshot).
+
+    Tables every scan reads over all names are built here; per-name values
+    and the per-length deletion tables are filled on first use.
+    """
+    names = list(snapshot.by_name)
+    parts = _all_parts(names)
+    skeletons = dict(zip(names, _bulk_folded(names, _fold_text), strict=True))
+    forms: _Lazy[str, NameForms] = _Lazy(snapshot.by_name, NameForms.of)
+    by_loose = _group(("".join(parts[name]), name) for name in names)
+    by_skeleton = _group((skeletons[name], name) for name in names)
+    servers_of: _Lazy[str, tuple[str, ...]] = _Lazy(
+        snapshot.by_name,
+        lambda name: tuple(sorted({t.server or "" for t in snapshot.by_name[name]})),
+    )
+    by_canonical = _canonical_table(parts)
     return ShadowIndex(
         forms=forms,
         servers_of=servers_of,
         by_skeleton=by_skeleton,
         by_loose=by_loose,
-        near=_near_table(by_loose),
-        own_names={
-            server: frozenset(forms[t.name].skeleton for t in tools)
-            for server, tools in snapshot.servers.items()
-        },
-        automaton=_name_automaton(by_skeleton, forms),
-        vocabulary=_vocabulary(snapshot, forms),
+        own_names=_Lazy(
+            snapshot.servers,
+            lambda server: frozenset(forms[t.name].skeleton for t in snapshot.servers[server]),
+        ),
+        automaton=_name_automaton(by_skeleton, parts),
         servers_by_length=_servers_by_length(snapshot.servers),
-        by_canonical=_canonical_table(snapshot.by_name),
-        servers_by_canonical=_canonical_servers(servers_of),
+        by_canonical=by_canonical,
+        servers_by_canonical=_Lazy(
+            by_canonical, lambda key: _canonical_servers(by_canonical[key], servers_of)
+        ),
         servers_by_words=_group(
             (server_words(server), server) for server in snapshot.servers if server_words(server)
         ),
+        snapshot=snapshot,
+        parts=parts,
+        keys_by_length=_group((len(key), key) for key in by_loose),
     )
 
 
@@ -407,12 +523,13 @@ def _family_of(name: str) -> _Family:
 
 
 def _canonical_table(
-    names: Iterable[str],
+    parts: Mapping[str, tuple[str, ...]],
 ) -> dict[tuple[str, ...], dict[_Family, tuple[str, ...]]]:
     table: dict[tuple[str, ...], dict[_Family, list[str]]] = {}
-    for name in names:
-        families = table.setdefault(canonical_key(canonical_words(name)), {})
-        families.setdefault(_family_of(name), []).append(name)
+    for name, words in parts.items():
+        families = table.setdefault(canonical_key(canonical_of_parts(words)), {})
+        family = (family_of_parts(words), numbered_parts(words))
+        families.setdefault(family, []).append(name)
     return {
         key: {family: tuple(group) for family, group in families.items()}
         for key, families in table.items()
@@ -420,12 +537,12 @@ def _canonical_table(
 
 
 def _canonical_servers(
-    servers_of: Mapping[str, tuple[str, ...]],
-) -> dict[tuple[str, ...], frozenset[str]]:
-    table: dict[tuple[str, ...], set[str]] = {}
-    for name, servers in servers_of.items():
-        table.setdefault(canonical_key(canonical_words(name)), set()).update(servers)
-    return {key: frozenset(servers) for key, servers in table.items()}
+    families: Mapping[_Family, tuple[str, ...]], servers_of: Mapping[str, tuple[str, ...]]
+) -> frozenset[str]:
+    """The servers exposing any of the names of one canonical key."""
+    return frozenset(
+        server for names in families.values() for name in names for server in servers_of[name]
+    )
 
 
 def _canonical_names(
@@ -437,22 +554,20 @@ def _canonical_names(
             yield from names
 
 
-def _near_table(keys: Iterable[str]) -> dict[str, list[str]]:
+def _deletion_table(keys: Iterable[str]) -> dict[str, list[str]]:
     near: dict[str, list[str]] = defaultdict(list)
     for key in keys:
-        if len(key) >= MIN_TYPO_CHARS:
-            near[key].append(key)
-            for position in range(len(key)):
-                near[key[:position] + key[position + 1 :]].append(key)
+        for position in range(len(key)):
+            near[key[:position] + key[position + 1 :]].append(key)
     return dict(near)
 
 
 def _name_automaton(
-    by_skeleton: Mapping[str, Sequence[str]], forms: Mapping[str, NameForms]
+    by_skeleton: Mapping[str, Sequence[str]], parts: Mapping[str, tuple[str, ...]]
 ) -> Any:
     automaton = ahocorasick.Automaton()
     for skeleton, names in by_skeleton.items():
-        if any(_distinctive(forms[name]) for name in names):
+        if any(_distinctive_parts(name, parts[name]) for name in names):
             automaton.add_word(skeleton, skeleton)
     if len(automaton) == 0:
         return None
