@@ -18,7 +18,8 @@ its own service (``search_docs`` vs ``search_logs``, GitHub's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 import regex
 
@@ -26,18 +27,17 @@ from .._normalize import confusable_skeleton
 from ._tool_words import NAME_AFFIXES
 
 __all__ = [
+    "NameKeys",
     "adds_version",
     "canonical_key",
-    "canonical_of_parts",
     "canonical_words",
     "content_words",
     "disguise",
-    "family_of_parts",
     "family_words",
     "instance_numbering",
     "is_numbered",
+    "name_keys_of",
     "number_family",
-    "numbered_parts",
     "same_job",
     "same_text",
     "server_words",
@@ -105,15 +105,7 @@ def canonical_words(name: str) -> tuple[str, ...]:
     affixes (``pro``, ``v2``) keeps them: dropping all would make every
     such name equal.
     """
-    return canonical_of_parts(_split(name))
-
-
-def canonical_of_parts(parts: Sequence[str]) -> tuple[str, ...]:
-    """``canonical_words`` of a name already split into its folded parts."""
-    # Affixes are dropped before the singular: "plus" is no plural of "plu".
-    words = [word for word in parts if not _VERSION.fullmatch(word)]
-    kept = [word for word in words if word not in NAME_AFFIXES]
-    return tuple(singular(word) for word in kept or words)
+    return _name_keys([_word_form(word) for word in _split(name)]).canonical
 
 
 def family_words(name: str) -> tuple[str, ...]:
@@ -123,12 +115,7 @@ def family_words(name: str) -> tuple[str, ...]:
     family (``read_file``/``read_files``, ``get_v1_report``/``get_v2_report``)
     unless their descriptions are the same too.
     """
-    return family_of_parts(_split(name))
-
-
-def family_of_parts(parts: Sequence[str]) -> tuple[str, ...]:
-    """``family_words`` of a name already split into its folded parts."""
-    return tuple(singular(word) for word in parts if not _VERSION.fullmatch(word))
+    return _name_keys([_word_form(word) for word in _split(name)]).family
 
 
 def number_family(mine: str, other: str) -> bool:
@@ -141,12 +128,53 @@ def number_family(mine: str, other: str) -> bool:
 
 def is_numbered(name: str) -> bool:
     """Does the name carry a number or version word (``lookup_7``, ``query_v2``)?"""
-    return numbered_parts(_split(name))
+    return any(_VERSION.fullmatch(word) for word in _split(name))
 
 
-def numbered_parts(parts: Sequence[str]) -> bool:
-    """``is_numbered`` of a name already split into its folded parts."""
-    return any(_VERSION.fullmatch(word) for word in parts)
+class NameKeys(NamedTuple):
+    """A name's ``canonical_words``, ``family_words`` and ``is_numbered``."""
+
+    canonical: tuple[str, ...]
+    family: tuple[str, ...]
+    numbered: bool
+
+
+#: One word of a name: (is a version marker, is an affix, its singular).
+_WordForm = tuple[bool, bool, str]
+
+
+def _word_form(word: str) -> _WordForm:
+    return bool(_VERSION.fullmatch(word)), word in NAME_AFFIXES, singular(word)
+
+
+def _name_keys(forms: Sequence[_WordForm]) -> NameKeys:
+    words = [form for form in forms if not form[0]]
+    # Affixes are dropped before the singular: "plus" is no plural of "plu".
+    kept = [form for form in words if not form[1]]
+    return NameKeys(
+        canonical=tuple(form[2] for form in kept or words),
+        family=tuple(form[2] for form in words),
+        numbered=len(words) != len(forms),
+    )
+
+
+def name_keys_of(
+    parts_of: Mapping[str, Sequence[str]],
+) -> Iterator[tuple[str, NameKeys]]:
+    """``NameKeys`` of many names, given each name's folded parts (``_split``).
+
+    A registry's 50,000 names share a few thousand words: each distinct
+    word's version test and singular are worked out once.
+    """
+    memo: dict[str, _WordForm] = {}
+    for name, parts in parts_of.items():
+        forms = []
+        for word in parts:
+            form = memo.get(word)
+            if form is None:
+                form = memo[word] = _word_form(word)
+            forms.append(form)
+        yield name, _name_keys(forms)
 
 
 def instance_numbering(mine: str, other: str) -> bool:

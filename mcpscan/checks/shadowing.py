@@ -58,15 +58,13 @@ from .._walk import LocatedString
 from ._collision import different_job
 from ._lookalike import (
     canonical_key,
-    canonical_of_parts,
     canonical_words,
     content_words,
     disguise,
-    family_of_parts,
     family_words,
     is_numbered,
+    name_keys_of,
     number_family,
-    numbered_parts,
     same_job,
     same_text,
     server_words,
@@ -269,11 +267,12 @@ def _distinctive(forms: NameForms) -> bool:
 
 
 def _distinctive_parts(name: str, parts: tuple[str, ...]) -> bool:
-    if any(char.isspace() for char in name):
-        return False
     if len(parts) < 2 or sum(map(len, parts)) < MIN_DISTINCTIVE_CHARS:
         return False
-    return not all(part in GENERIC_PARTS for part in parts)
+    if all(part in GENERIC_PARTS for part in parts):
+        return False
+    # Whitespace as str.isspace() sees it: split() breaks only there.
+    return name.split() == [name]
 
 
 def _one_char_deletions(key: str) -> Iterator[str]:
@@ -418,32 +417,21 @@ def _group(pairs: Iterable[tuple[_K, str]]) -> dict[_K, tuple[str, ...]]:
     return {key: tuple(values) for key, values in table.items()}
 
 
-def _bulk_folded(texts: Sequence[str], fold: Callable[[str], str]) -> Iterator[str]:
-    """``fold(text)`` of every text, the plain ASCII ones in one pass.
+def _all_parts(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """``name_parts`` of every name, with one regex call for a lower-case ASCII name.
 
-    ``fold`` on ASCII text is regex and case work that treats a line break
-    as a boundary; joining the texts with line breaks and splitting the
-    result gives each one's fold with a few calls over all of them instead
-    of a few per text. Texts that hold a line break or other characters
-    are folded one by one.
+    Case and look-alike folding and camelCase boundaries change nothing in
+    such a name (most of a registry's: ``send_email``), so only its
+    separators need splitting.
     """
-    plain = [text for text in texts if text.isascii() and "\n" not in text]
-    folded = iter(fold("\n".join(plain)).split("\n") if plain else ())
-    plain_set = set(plain)
-    for text in texts:
-        yield next(folded) if text in plain_set else fold(text)
-
-
-def _all_parts(names: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """``name_parts`` of every name."""
     return {
-        name: tuple(part for part in _SEPARATORS.split(folded) if part)
-        for name, folded in zip(names, _bulk_folded(names, _spaced_folded), strict=True)
+        name: (
+            tuple(filter(None, _SEPARATORS.split(name)))
+            if name.isascii() and name.lower() == name
+            else name_parts(name)
+        )
+        for name in names
     }
-
-
-def _spaced_folded(name: str) -> str:
-    return _fold_text(_CAMEL_BOUNDARY.sub("_", name))
 
 
 def _prose_words(text: str) -> Iterator[str]:
@@ -452,18 +440,16 @@ def _prose_words(text: str) -> Iterator[str]:
     Identifiers (``send_emial``) are skipped as a whole, so a server cannot
     make its misspelt name a "word" by writing the name in its description.
     """
-    for word in _PROSE_WORD.findall(text):
+    for word in _PROSE_WORD.findall(_fold_text(text)):
         if word.isalpha():
             yield word
 
 
 def _vocabulary(snapshot: Snapshot, parts: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     words: set[str] = set(COMMON_WORDS)
-    texts = {
-        text: None for tool in snapshot.tools() for text in (tool.description, tool.title) if text
-    }
-    for folded in _bulk_folded(list(texts), _fold_text):
-        words.update(_prose_words(folded))
+    texts = {text for tool in snapshot.tools() for text in (tool.description, tool.title) if text}
+    for text in texts:
+        words.update(_prose_words(text))
     # A name part that two servers use independently is a real word.
     first_server: dict[str, str] = {}
     shared: set[str] = set()
@@ -485,10 +471,9 @@ def build_index(snapshot: Snapshot) -> ShadowIndex:
     """
     names = list(snapshot.by_name)
     parts = _all_parts(names)
-    skeletons = dict(zip(names, _bulk_folded(names, _fold_text), strict=True))
     forms: _Lazy[str, NameForms] = _Lazy(snapshot.by_name, NameForms.of)
     by_loose = _group(("".join(parts[name]), name) for name in names)
-    by_skeleton = _group((skeletons[name], name) for name in names)
+    by_skeleton = _group((_fold_text(name), name) for name in names)
     servers_of: _Lazy[str, tuple[str, ...]] = _Lazy(
         snapshot.by_name,
         lambda name: tuple(sorted({t.server or "" for t in snapshot.by_name[name]})),
@@ -526,10 +511,9 @@ def _canonical_table(
     parts: Mapping[str, tuple[str, ...]],
 ) -> dict[tuple[str, ...], dict[_Family, tuple[str, ...]]]:
     table: dict[tuple[str, ...], dict[_Family, list[str]]] = {}
-    for name, words in parts.items():
-        families = table.setdefault(canonical_key(canonical_of_parts(words)), {})
-        family = (family_of_parts(words), numbered_parts(words))
-        families.setdefault(family, []).append(name)
+    for name, keys in name_keys_of(parts):
+        families = table.setdefault(canonical_key(keys.canonical), {})
+        families.setdefault((keys.family, keys.numbered), []).append(name)
     return {
         key: {family: tuple(group) for family, group in families.items()}
         for key, families in table.items()
