@@ -342,7 +342,7 @@ class ShadowIndex:
     ``servers_by_canonical`` compute each value on first use.
     ``_server_memo`` caches the look-alike servers of a server id (a pure
     function of the snapshot, filled on first use), ``_deletions`` the
-    deletion table of each key length.
+    deletion tables of each key length and first letter looked up.
     """
 
     forms: Mapping[str, NameForms]
@@ -358,7 +358,8 @@ class ShadowIndex:
     _snapshot: Snapshot
     _parts: Mapping[str, tuple[str, ...]]
     _keys_by_length: Mapping[int, tuple[str, ...]]
-    _deletions: dict[int, dict[str, list[str]]] = attrs.field(factory=dict)
+    _keys_by_start: Mapping[tuple[int, str], tuple[str, ...]]
+    _deletions: dict[tuple[int, str], Mapping[str, Sequence[str]]] = attrs.field(factory=dict)
     _vocabulary_memo: frozenset[str] | None = None
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
@@ -375,20 +376,35 @@ class ShadowIndex:
         return found
 
     def _sharing(self, variant: str) -> set[str]:
-        """The keys that list ``variant`` in the symmetric-deletion table."""
+        """The keys that list ``variant`` in the symmetric-deletion table.
+
+        A key one character longer lists ``variant`` when deleting its
+        first character gives it (its "tail"), or deleting a later one,
+        and then it starts as ``variant`` does: each table is built only
+        for the keys of one length and, past the first character, one
+        first letter, so a lookup builds a small part of the whole.
+        """
         found: set[str] = set()
         if len(variant) >= MIN_TYPO_CHARS and variant in self.by_loose:
             found.add(variant)
-        found.update(self._deletions_of_length(len(variant) + 1).get(variant, ()))
+        if variant and len(variant) + 1 >= MIN_TYPO_CHARS:
+            longer = len(variant) + 1
+            found.update(self._deletion_table((longer, "")).get(variant, ()))
+            found.update(self._deletion_table((longer, variant[0])).get(variant, ()))
         return found
 
-    def _deletions_of_length(self, length: int) -> dict[str, list[str]]:
-        """Each one-character deletion of the keys ``length`` long -> those keys."""
-        table = self._deletions.get(length)
+    def _deletion_table(self, block: tuple[int, str]) -> Mapping[str, Sequence[str]]:
+        """``(length, "")``: the tail of each key that long -> those keys;
+        ``(length, letter)``: each deletion past the first character of the
+        keys that long starting with ``letter`` -> those keys."""
+        table = self._deletions.get(block)
         if table is None:
-            table = self._deletions[length] = _deletion_table(
-                self._keys_by_length.get(length, ()) if length >= MIN_TYPO_CHARS else ()
-            )
+            length, first = block
+            if first:
+                table = _deletions_after_first(self._keys_by_start.get(block, ()))
+            else:
+                table = _group((key[1:], key) for key in self._keys_by_length.get(length, ()))
+            self._deletions[block] = table
         return table
 
     @property
@@ -500,6 +516,7 @@ def build_index(snapshot: Snapshot) -> ShadowIndex:
         snapshot=snapshot,
         parts=parts,
         keys_by_length=_group((len(key), key) for key in by_loose),
+        keys_by_start=_group(((len(key), key[:1]), key) for key in by_loose),
     )
 
 
@@ -538,10 +555,10 @@ def _canonical_names(
             yield from names
 
 
-def _deletion_table(keys: Iterable[str]) -> dict[str, list[str]]:
+def _deletions_after_first(keys: Iterable[str]) -> dict[str, list[str]]:
     near: dict[str, list[str]] = defaultdict(list)
     for key in keys:
-        for position in range(len(key)):
+        for position in range(1, len(key)):
             near[key[:position] + key[position + 1 :]].append(key)
     return dict(near)
 
