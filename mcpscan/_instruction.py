@@ -492,49 +492,81 @@ def _property_names(schema: object) -> Iterator[str]:
                 yield from (n for n in child["properties"] if isinstance(n, str))
 
 
-@attrs.frozen
+@attrs.define(slots=True, eq=False)
 class _SnapshotNames:
     """Every server's names, indexed once per snapshot.
 
+    ``by_server``: a server -> the keys of its tool names.
     ``key_servers``: a tool name's key -> the servers holding it.
     ``param_servers``: a parameter name's key -> the servers whose tools
     take it. ``word_keys``: a word of a tool's display name (the first
-    spelling seen of its key) -> the keys whose name holds it."""
+    spelling seen of its key) -> the keys whose name holds it. The last
+    two are built on first use: a scan reads them only when its text
+    names something, and at 50,000 tools walking every schema is most of
+    the index. Each is a pure function of the snapshot."""
 
     by_server: Mapping[str | None, frozenset[str]]
     key_servers: Mapping[str, frozenset[str | None]]
-    param_servers: Mapping[str, frozenset[str | None]]
-    word_keys: Mapping[str, tuple[str, ...]]
+    _display: Mapping[str, str]
+    _snapshot: Snapshot
+    _param_servers: Mapping[str, frozenset[str | None]] | None = None
+    _word_keys: Mapping[str, tuple[str, ...]] | None = None
+
+    @property
+    def param_servers(self) -> Mapping[str, frozenset[str | None]]:
+        if self._param_servers is None:
+            self._param_servers = _param_servers(self._snapshot)
+        return self._param_servers
+
+    @property
+    def word_keys(self) -> Mapping[str, tuple[str, ...]]:
+        if self._word_keys is None:
+            self._word_keys = _word_keys(self._display)
+        return self._word_keys
 
 
 def _snapshot_names(snapshot: Snapshot) -> _SnapshotNames:
     by_server: dict[str | None, set[str]] = {}
     key_servers: dict[str, set[str | None]] = {}
-    param_servers: dict[str, set[str | None]] = {}
     display: dict[str, str] = {}
+    # A registry repeats its tool names ("search", "list_files"): each
+    # distinct name is keyed once.
+    keys: dict[str, str] = {}
+    for tool in snapshot.tools():
+        key = keys.get(tool.name)
+        if key is None:
+            key = keys[tool.name] = identifier_key(tool.name)
+        by_server.setdefault(tool.server, set()).add(key)
+        key_servers.setdefault(key, set()).add(tool.server)
+        display.setdefault(key, tool.name)
+    return _SnapshotNames(
+        by_server={s: frozenset(v) for s, v in by_server.items()},
+        key_servers={k: frozenset(v) for k, v in key_servers.items()},
+        display=display,
+        snapshot=snapshot,
+    )
+
+
+def _param_servers(snapshot: Snapshot) -> dict[str, frozenset[str | None]]:
+    param_servers: dict[str, set[str | None]] = {}
     # A registry repeats its parameter names ("query", "path") thousands of
     # times: each distinct name is keyed once.
     keys: dict[str, str] = {}
     for tool in snapshot.tools():
-        key = identifier_key(tool.name)
-        by_server.setdefault(tool.server, set()).add(key)
-        key_servers.setdefault(key, set()).add(tool.server)
-        display.setdefault(key, tool.name)
         for param in _property_names(tool.input_schema):
             param_key = keys.get(param)
             if param_key is None:
                 param_key = keys[param] = identifier_key(param)
             param_servers.setdefault(param_key, set()).add(tool.server)
+    return {k: frozenset(v) for k, v in param_servers.items()}
+
+
+def _word_keys(display: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     word_keys: dict[str, list[str]] = {}
     for key, name in display.items():
         for word in dict.fromkeys(_split_name(name).casefold().split()):
             word_keys.setdefault(word, []).append(key)
-    return _SnapshotNames(
-        by_server={s: frozenset(v) for s, v in by_server.items()},
-        key_servers={k: frozenset(v) for k, v in key_servers.items()},
-        param_servers={k: frozenset(v) for k, v in param_servers.items()},
-        word_keys={w: tuple(v) for w, v in word_keys.items()},
-    )
+    return {w: tuple(v) for w, v in word_keys.items()}
 
 
 _MIN_PARAM_KEY = 3

@@ -68,3 +68,18 @@ def test_the_scope_of_another_servers_tool_sees_this_server_as_other() -> None:
     assert scope.classify("add_note") == Scope.OTHER_TOOL
     assert scope.classify("title") == Scope.OTHER_PARAM
     assert scope.described("transfer") == Scope.OTHER_TOOL
+
+
+def test_parameter_and_word_tables_are_built_on_first_read() -> None:
+    # At registry scale walking every schema is most of the index: a scan
+    # whose text names nothing never pays for it.
+    snapshot = Snapshot.from_servers(
+        {"notes": [_tool("add_note", "title")], "mail": [_tool("send_email", "recipient")]}
+    )
+    scope = tool_scope(snapshot.servers["notes"][0], snapshot)
+    assert scope.names._param_servers is None
+    assert scope.names._word_keys is None
+    assert scope.classify("recipient") == Scope.OTHER_PARAM
+    assert scope.names.param_servers == {"title": {"notes"}, "recipient": {"mail"}}
+    assert scope.described("email") == Scope.OTHER_TOOL
+    assert scope.names.word_keys["email"] == ("sendemail",)

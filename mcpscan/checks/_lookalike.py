@@ -18,7 +18,8 @@ its own service (``search_docs`` vs ``search_logs``, GitHub's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 import regex
 
@@ -26,6 +27,7 @@ from .._normalize import confusable_skeleton
 from ._tool_words import NAME_AFFIXES
 
 __all__ = [
+    "NameKeys",
     "adds_version",
     "canonical_key",
     "canonical_words",
@@ -34,6 +36,7 @@ __all__ = [
     "family_words",
     "instance_numbering",
     "is_numbered",
+    "name_keys_of",
     "number_family",
     "same_job",
     "same_text",
@@ -102,10 +105,7 @@ def canonical_words(name: str) -> tuple[str, ...]:
     affixes (``pro``, ``v2``) keeps them: dropping all would make every
     such name equal.
     """
-    # Affixes are dropped before the singular: "plus" is no plural of "plu".
-    words = [word for word in _split(name) if not _VERSION.fullmatch(word)]
-    kept = [word for word in words if word not in NAME_AFFIXES]
-    return tuple(singular(word) for word in kept or words)
+    return _name_keys([_word_form(word) for word in _split(name)]).canonical
 
 
 def family_words(name: str) -> tuple[str, ...]:
@@ -115,7 +115,7 @@ def family_words(name: str) -> tuple[str, ...]:
     family (``read_file``/``read_files``, ``get_v1_report``/``get_v2_report``)
     unless their descriptions are the same too.
     """
-    return tuple(singular(word) for word in _split(name) if not _VERSION.fullmatch(word))
+    return _name_keys([_word_form(word) for word in _split(name)]).family
 
 
 def number_family(mine: str, other: str) -> bool:
@@ -129,6 +129,52 @@ def number_family(mine: str, other: str) -> bool:
 def is_numbered(name: str) -> bool:
     """Does the name carry a number or version word (``lookup_7``, ``query_v2``)?"""
     return any(_VERSION.fullmatch(word) for word in _split(name))
+
+
+class NameKeys(NamedTuple):
+    """A name's ``canonical_words``, ``family_words`` and ``is_numbered``."""
+
+    canonical: tuple[str, ...]
+    family: tuple[str, ...]
+    numbered: bool
+
+
+#: One word of a name: (is a version marker, is an affix, its singular).
+_WordForm = tuple[bool, bool, str]
+
+
+def _word_form(word: str) -> _WordForm:
+    return bool(_VERSION.fullmatch(word)), word in NAME_AFFIXES, singular(word)
+
+
+def _name_keys(forms: Sequence[_WordForm]) -> NameKeys:
+    words = [form for form in forms if not form[0]]
+    # Affixes are dropped before the singular: "plus" is no plural of "plu".
+    kept = [form for form in words if not form[1]]
+    return NameKeys(
+        canonical=tuple(form[2] for form in kept or words),
+        family=tuple(form[2] for form in words),
+        numbered=len(words) != len(forms),
+    )
+
+
+def name_keys_of(
+    parts_of: Mapping[str, Sequence[str]],
+) -> Iterator[tuple[str, NameKeys]]:
+    """``NameKeys`` of many names, given each name's folded parts (``_split``).
+
+    A registry's 50,000 names share a few thousand words: each distinct
+    word's version test and singular are worked out once.
+    """
+    memo: dict[str, _WordForm] = {}
+    for name, parts in parts_of.items():
+        forms = []
+        for word in parts:
+            form = memo.get(word)
+            if form is None:
+                form = memo[word] = _word_form(word)
+            forms.append(form)
+        yield name, _name_keys(forms)
 
 
 def instance_numbering(mine: str, other: str) -> bool:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import ahocorasick
@@ -63,6 +63,7 @@ from ._lookalike import (
     disguise,
     family_words,
     is_numbered,
+    name_keys_of,
     number_family,
     same_job,
     same_text,
@@ -92,6 +93,7 @@ from ._tool_words import (
 __all__ = ["CHECK", "ShadowIndex", "ShadowingCheck", "build_index"]
 
 _K = TypeVar("_K")
+_V = TypeVar("_V")
 #: A name's family: its words up to number and version, and whether it is numbered.
 _Family = tuple[tuple[str, ...], bool]
 
@@ -261,11 +263,16 @@ def is_distinctive(name: str) -> bool:
 
 
 def _distinctive(forms: NameForms) -> bool:
-    if any(char.isspace() for char in forms.name):
+    return _distinctive_parts(forms.name, forms.parts)
+
+
+def _distinctive_parts(name: str, parts: tuple[str, ...]) -> bool:
+    if len(parts) < 2 or sum(map(len, parts)) < MIN_DISTINCTIVE_CHARS:
         return False
-    if len(forms.parts) < 2 or len(forms.loose) < MIN_DISTINCTIVE_CHARS:
+    if all(part in GENERIC_PARTS for part in parts):
         return False
-    return not all(part in GENERIC_PARTS for part in forms.parts)
+    # Whitespace as str.isspace() sees it: split() breaks only there.
+    return name.split() == [name]
 
 
 def _one_char_deletions(key: str) -> Iterator[str]:
@@ -277,6 +284,38 @@ def _one_char_deletions(key: str) -> Iterator[str]:
 # The per-snapshot index
 
 
+class _Lazy(Mapping[_K, _V]):
+    """A read-only mapping over known keys whose values are computed on first use.
+
+    A registry snapshot holds 50,000 names but one scan reads the forms of a
+    handful: computing every value up front was most of the index build.
+    A value is a pure function of its key and the snapshot, so two threads
+    racing on one key can at worst compute it twice, never differently.
+    """
+
+    __slots__ = ("_compute", "_keys", "_values")
+
+    def __init__(self, keys: Collection[_K], compute: Callable[[_K], _V]) -> None:
+        self._keys = keys
+        self._compute = compute
+        self._values: dict[_K, _V] = {}
+
+    def __getitem__(self, key: _K) -> _V:
+        try:
+            return self._values[key]
+        except KeyError:
+            if key not in self._keys:
+                raise
+        value = self._values[key] = self._compute(key)
+        return value
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
 @attrs.define(slots=True, eq=False)
 class ShadowIndex:
     """Lookup tables over every tool name of one snapshot, built once.
@@ -284,45 +323,95 @@ class ShadowIndex:
     ``forms``: each distinct name -> its ``NameForms``;
     ``servers_of``: each distinct name -> the servers exposing it;
     ``by_skeleton`` / ``by_loose``: skeleton / loose key -> distinct names;
-    ``near``: each loose key and each of its one-character deletions ->
-    loose keys (a symmetric-deletion table: two keys within one edit,
-    transpositions included, share an entry, so a lookup touches only the
-    handful of keys near it, never all 10,000);
+    ``near_keys``: loose keys within one edit of a key, read from a
+    symmetric-deletion table (two keys within one edit, transpositions
+    included, share an entry, so a lookup touches only the handful of keys
+    near it, never all 10,000) built per key length on first use;
     ``own_names``: server -> skeletons of its tool names;
     ``automaton``: Aho-Corasick over the skeletons of distinctive names;
     ``vocabulary``: common tool-name words, words of the snapshot's prose,
-    and name parts two servers use; ``servers_by_length``: loose server ids
-    bucketed by length; ``by_canonical``: canonical key (``_lookalike``) ->
-    name family (``_family_of``) -> distinct names, so the numbered
-    instances of one template (``lookup_0`` ... ``lookup_239``) are skipped
-    as one group, never compared pairwise; ``servers_by_canonical``:
-    canonical key -> the servers exposing a name with it;
-    ``servers_by_words``: a server id's name words -> the servers with
-    those words (``jira`` -> ``jira``, ``jira-mcp``).
+    and name parts two servers use (built on first use);
+    ``servers_by_length``: loose server ids bucketed by length;
+    ``by_canonical``: canonical key (``_lookalike``) -> name family
+    (``_family_of``) -> distinct names, so the numbered instances of one
+    template (``lookup_0`` ... ``lookup_239``) are skipped as one group,
+    never compared pairwise; ``servers_by_canonical``: canonical key -> the
+    servers exposing a name with it; ``servers_by_words``: a server id's
+    name words -> the servers with those words (``jira`` -> ``jira``,
+    ``jira-mcp``). ``forms``, ``servers_of``, ``own_names`` and
+    ``servers_by_canonical`` compute each value on first use.
     ``_server_memo`` caches the look-alike servers of a server id (a pure
-    function of the snapshot, filled on first use).
+    function of the snapshot, filled on first use), ``_deletions`` the
+    deletion tables of each key length and first letter looked up.
     """
 
     forms: Mapping[str, NameForms]
     servers_of: Mapping[str, tuple[str, ...]]
     by_skeleton: Mapping[str, tuple[str, ...]]
     by_loose: Mapping[str, tuple[str, ...]]
-    near: Mapping[str, Sequence[str]]
     own_names: Mapping[str, frozenset[str]]
     automaton: Any
-    vocabulary: frozenset[str]
     servers_by_length: Mapping[int, tuple[tuple[str, str], ...]]
     by_canonical: Mapping[tuple[str, ...], Mapping[_Family, tuple[str, ...]]]
     servers_by_canonical: Mapping[tuple[str, ...], frozenset[str]]
     servers_by_words: Mapping[tuple[str, ...], tuple[str, ...]]
+    _snapshot: Snapshot
+    _parts: Mapping[str, tuple[str, ...]]
+    _keys_by_length: Mapping[int, tuple[str, ...]]
+    _keys_by_start: Mapping[tuple[int, str], tuple[str, ...]]
+    _deletions: dict[tuple[int, str], Mapping[str, Sequence[str]]] = attrs.field(factory=dict)
+    _vocabulary_memo: frozenset[str] | None = None
     _server_memo: dict[tuple[str, float], tuple[tuple[str, float], ...]] = attrs.field(factory=dict)
 
     def near_keys(self, key: str) -> set[str]:
-        """Loose keys within one edit of ``key`` (candidates, still to verify)."""
-        found: set[str] = set(self.near.get(key, ()))
+        """Loose keys within one edit of ``key`` (candidates, still to verify).
+
+        The keys ``key`` and each of its one-character deletions share an
+        entry with: a key equal to either, and a key one character longer
+        that has either among its own deletions.
+        """
+        found = self._sharing(key)
         for variant in _one_char_deletions(key):
-            found.update(self.near.get(variant, ()))
+            found.update(self._sharing(variant))
         return found
+
+    def _sharing(self, variant: str) -> set[str]:
+        """The keys that list ``variant`` in the symmetric-deletion table.
+
+        A key one character longer lists ``variant`` when deleting its
+        first character gives it (its "tail"), or deleting a later one,
+        and then it starts as ``variant`` does: each table is built only
+        for the keys of one length and, past the first character, one
+        first letter, so a lookup builds a small part of the whole.
+        """
+        found: set[str] = set()
+        if len(variant) >= MIN_TYPO_CHARS and variant in self.by_loose:
+            found.add(variant)
+        if variant and len(variant) + 1 >= MIN_TYPO_CHARS:
+            longer = len(variant) + 1
+            found.update(self._deletion_table((longer, "")).get(variant, ()))
+            found.update(self._deletion_table((longer, variant[0])).get(variant, ()))
+        return found
+
+    def _deletion_table(self, block: tuple[int, str]) -> Mapping[str, Sequence[str]]:
+        """``(length, "")``: the tail of each key that long -> those keys;
+        ``(length, letter)``: each deletion past the first character of the
+        keys that long starting with ``letter`` -> those keys."""
+        table = self._deletions.get(block)
+        if table is None:
+            length, first = block
+            if first:
+                table = _deletions_after_first(self._keys_by_start.get(block, ()))
+            else:
+                table = _group((key[1:], key) for key in self._keys_by_length.get(length, ()))
+            self._deletions[block] = table
+        return table
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        if self._vocabulary_memo is None:
+            self._vocabulary_memo = _vocabulary(self._snapshot, self._parts)
+        return self._vocabulary_memo
 
     def other_servers(self, name: str, server: str | None) -> tuple[str, ...]:
         return tuple(s for s in self.servers_of.get(name, ()) if s != server)
@@ -344,6 +433,23 @@ def _group(pairs: Iterable[tuple[_K, str]]) -> dict[_K, tuple[str, ...]]:
     return {key: tuple(values) for key, values in table.items()}
 
 
+def _all_parts(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """``name_parts`` of every name, with one regex call for a lower-case ASCII name.
+
+    Case and look-alike folding and camelCase boundaries change nothing in
+    such a name (most of a registry's: ``send_email``), so only its
+    separators need splitting.
+    """
+    return {
+        name: (
+            tuple(filter(None, _SEPARATORS.split(name)))
+            if name.isascii() and name.lower() == name
+            else name_parts(name)
+        )
+        for name in names
+    }
+
+
 def _prose_words(text: str) -> Iterator[str]:
     """Whole alphabetic words of prose.
 
@@ -355,50 +461,62 @@ def _prose_words(text: str) -> Iterator[str]:
             yield word
 
 
-def _vocabulary(snapshot: Snapshot, forms: Mapping[str, NameForms]) -> frozenset[str]:
+def _vocabulary(snapshot: Snapshot, parts: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     words: set[str] = set(COMMON_WORDS)
-    seen_texts: set[str] = set()
-    for tool in snapshot.tools():
-        for text in (tool.description, tool.title):
-            if text and text not in seen_texts:
-                seen_texts.add(text)
-                words.update(_prose_words(text))
+    texts = {text for tool in snapshot.tools() for text in (tool.description, tool.title) if text}
+    for text in texts:
+        words.update(_prose_words(text))
     # A name part that two servers use independently is a real word.
-    part_servers: dict[str, set[str]] = {}
+    first_server: dict[str, str] = {}
+    shared: set[str] = set()
     for name, tools in snapshot.by_name.items():
-        for part in forms[name].parts:
-            part_servers.setdefault(part, set()).update(t.server or "" for t in tools)
-    words.update(part for part, servers in part_servers.items() if len(servers) > 1)
+        for tool in tools:
+            server = tool.server or ""
+            for part in parts[name]:
+                if first_server.setdefault(part, server) != server:
+                    shared.add(part)
+    words.update(shared)
     return frozenset(words)
 
 
 def build_index(snapshot: Snapshot) -> ShadowIndex:
-    """Build every lookup table of the check for ``snapshot`` (once per snapshot)."""
-    forms = {name: NameForms.of(name) for name in snapshot.by_name}
-    servers_of = {
-        name: tuple(sorted({t.server or "" for t in tools}))
-        for name, tools in snapshot.by_name.items()
-    }
-    by_skeleton = _group((f.skeleton, name) for name, f in forms.items())
-    by_loose = _group((f.loose, name) for name, f in forms.items())
+    """Build the lookup tables of the check for ``snapshot`` (once per snapshot).
+
+    Tables every scan reads over all names are built here; per-name values
+    and the per-length deletion tables are filled on first use.
+    """
+    names = list(snapshot.by_name)
+    parts = _all_parts(names)
+    forms: _Lazy[str, NameForms] = _Lazy(snapshot.by_name, NameForms.of)
+    by_loose = _group(("".join(parts[name]), name) for name in names)
+    by_skeleton = _group((_fold_text(name), name) for name in names)
+    servers_of: _Lazy[str, tuple[str, ...]] = _Lazy(
+        snapshot.by_name,
+        lambda name: tuple(sorted({t.server or "" for t in snapshot.by_name[name]})),
+    )
+    by_canonical = _canonical_table(parts)
     return ShadowIndex(
         forms=forms,
         servers_of=servers_of,
         by_skeleton=by_skeleton,
         by_loose=by_loose,
-        near=_near_table(by_loose),
-        own_names={
-            server: frozenset(forms[t.name].skeleton for t in tools)
-            for server, tools in snapshot.servers.items()
-        },
-        automaton=_name_automaton(by_skeleton, forms),
-        vocabulary=_vocabulary(snapshot, forms),
+        own_names=_Lazy(
+            snapshot.servers,
+            lambda server: frozenset(forms[t.name].skeleton for t in snapshot.servers[server]),
+        ),
+        automaton=_name_automaton(by_skeleton, parts),
         servers_by_length=_servers_by_length(snapshot.servers),
-        by_canonical=_canonical_table(snapshot.by_name),
-        servers_by_canonical=_canonical_servers(servers_of),
+        by_canonical=by_canonical,
+        servers_by_canonical=_Lazy(
+            by_canonical, lambda key: _canonical_servers(by_canonical[key], servers_of)
+        ),
         servers_by_words=_group(
             (server_words(server), server) for server in snapshot.servers if server_words(server)
         ),
+        snapshot=snapshot,
+        parts=parts,
+        keys_by_length=_group((len(key), key) for key in by_loose),
+        keys_by_start=_group(((len(key), key[:1]), key) for key in by_loose),
     )
 
 
@@ -407,12 +525,12 @@ def _family_of(name: str) -> _Family:
 
 
 def _canonical_table(
-    names: Iterable[str],
+    parts: Mapping[str, tuple[str, ...]],
 ) -> dict[tuple[str, ...], dict[_Family, tuple[str, ...]]]:
     table: dict[tuple[str, ...], dict[_Family, list[str]]] = {}
-    for name in names:
-        families = table.setdefault(canonical_key(canonical_words(name)), {})
-        families.setdefault(_family_of(name), []).append(name)
+    for name, keys in name_keys_of(parts):
+        families = table.setdefault(canonical_key(keys.canonical), {})
+        families.setdefault((keys.family, keys.numbered), []).append(name)
     return {
         key: {family: tuple(group) for family, group in families.items()}
         for key, families in table.items()
@@ -420,12 +538,12 @@ def _canonical_table(
 
 
 def _canonical_servers(
-    servers_of: Mapping[str, tuple[str, ...]],
-) -> dict[tuple[str, ...], frozenset[str]]:
-    table: dict[tuple[str, ...], set[str]] = {}
-    for name, servers in servers_of.items():
-        table.setdefault(canonical_key(canonical_words(name)), set()).update(servers)
-    return {key: frozenset(servers) for key, servers in table.items()}
+    families: Mapping[_Family, tuple[str, ...]], servers_of: Mapping[str, tuple[str, ...]]
+) -> frozenset[str]:
+    """The servers exposing any of the names of one canonical key."""
+    return frozenset(
+        server for names in families.values() for name in names for server in servers_of[name]
+    )
 
 
 def _canonical_names(
@@ -437,22 +555,20 @@ def _canonical_names(
             yield from names
 
 
-def _near_table(keys: Iterable[str]) -> dict[str, list[str]]:
+def _deletions_after_first(keys: Iterable[str]) -> dict[str, list[str]]:
     near: dict[str, list[str]] = defaultdict(list)
     for key in keys:
-        if len(key) >= MIN_TYPO_CHARS:
-            near[key].append(key)
-            for position in range(len(key)):
-                near[key[:position] + key[position + 1 :]].append(key)
+        for position in range(1, len(key)):
+            near[key[:position] + key[position + 1 :]].append(key)
     return dict(near)
 
 
 def _name_automaton(
-    by_skeleton: Mapping[str, Sequence[str]], forms: Mapping[str, NameForms]
+    by_skeleton: Mapping[str, Sequence[str]], parts: Mapping[str, tuple[str, ...]]
 ) -> Any:
     automaton = ahocorasick.Automaton()
     for skeleton, names in by_skeleton.items():
-        if any(_distinctive(forms[name]) for name in names):
+        if any(_distinctive_parts(name, parts[name]) for name in names):
             automaton.add_word(skeleton, skeleton)
     if len(automaton) == 0:
         return None

@@ -10,6 +10,7 @@ import mcpscan
 from mcpscan import Config, Snapshot, Tier, Verdict
 from mcpscan._normalize import confusable_skeleton
 from mcpscan.checks import shadowing
+from mcpscan.checks._lookalike import canonical_key, canonical_words, family_words, is_numbered
 from mcpscan.checks.shadowing import CHECK, is_distinctive, name_parts, typo_confidence
 
 
@@ -505,6 +506,93 @@ def test_huge_snapshot_lookup_touches_few_names() -> None:
     index = shadowing.build_index(Snapshot.from_servers(servers))
     assert len(index.forms) == 2000
     assert len(index.near_keys("action12item")) < 100
+
+
+def _full_deletion_table(keys: list[str]) -> dict[str, set[str]]:
+    """The symmetric-deletion table built whole, as the index once did."""
+    table: dict[str, set[str]] = {}
+    for key in keys:
+        if len(key) >= shadowing.MIN_TYPO_CHARS:
+            for variant in [key, *(key[:i] + key[i + 1 :] for i in range(len(key)))]:
+                table.setdefault(variant, set()).add(key)
+    return table
+
+
+def _whole_table_near_keys(table: dict[str, set[str]], key: str) -> set[str]:
+    found = set(table.get(key, ()))
+    for i in range(len(key)):
+        found |= table.get(key[:i] + key[i + 1 :], set())
+    return found
+
+
+NAMES = [
+    "send_email",
+    "send_emails",
+    "sendEmail",
+    "send_emial",
+    "sned_email",
+    "end_email",
+    "snd_email",
+    "send_mail",
+    "create_issue",
+    "create_issue_v2",
+    "issue_create",
+    "createIssue",
+    "lookup_1",
+    "lookup_12",
+    "get",
+    "gets",
+    "list_files",
+    "listFiles",
+    "HTMLParser_v2",
+    "s\u0435nd_email",
+    "Send Email",
+    "a\nb_c",
+]
+
+
+def test_near_keys_per_length_match_the_whole_deletion_table() -> None:
+    index = shadowing.build_index(Snapshot.from_servers({"a": [tool(n) for n in NAMES]}))
+    keys = list(index.by_loose)
+    table = _full_deletion_table(keys)
+    for key in [*keys, "sendemai", "xsendemail", "createissu", "abcde"]:
+        assert index.near_keys(key) == _whole_table_near_keys(table, key), key
+
+
+def test_index_parts_and_keys_match_the_per_name_functions() -> None:
+    index = shadowing.build_index(Snapshot.from_servers({"a": [tool(n) for n in NAMES]}))
+    for name in NAMES:
+        forms = index.forms[name]
+        assert forms == shadowing.NameForms.of(name)
+        assert name in index.by_loose[forms.loose]
+        assert name in index.by_skeleton[forms.skeleton]
+        key = canonical_key(canonical_words(name))
+        family = (family_words(name), is_numbered(name))
+        assert name in index.by_canonical[key][family]
+        assert index.servers_by_canonical[key] == {"a"}
+
+
+def test_first_scan_of_a_large_snapshot_computes_few_name_forms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The index keeps every name's keys, but a name's NameForms, the
+    # deletion table of a key length and the vocabulary are computed only
+    # when a scan reads them: one scan reads a few of 2,000.
+    computed: list[str] = []
+    real = shadowing.NameForms.of.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[shadowing.NameForms], name: str) -> shadowing.NameForms:
+        computed.append(name)
+        return real(cls, name)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(shadowing.NameForms, "of", classmethod(counting))
+    servers = {f"s{i}": [tool(f"action_{i}_{j}_item") for j in range(20)] for i in range(100)}
+    snapshot = Snapshot.from_servers(servers)
+    mcpscan.scan(servers["s3"][0], snapshot, server="s3", checks=[CHECK])
+    index = snapshot.index(shadowing.INDEX_KEY, shadowing.build_index)
+    assert len(index.forms) == 2000
+    assert len(computed) < 200  # the near names of one name, not all 2,000
+    assert len({length for length, _first in index._deletions}) <= 2
 
 
 # -- the helpers --------------------------------------------------------------
