@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
 
@@ -271,35 +271,43 @@ def _unspaced(phrase: str) -> bool:
     return any(char.isalnum() and not _is_word_char(char) for char in phrase)
 
 
-def _word_start(text: str, start: int) -> int:
-    while start > 0 and _is_word_char(text[start - 1]):
+def _word_start(text: str, start: int, is_word_char: Callable[[str], bool]) -> int:
+    while start > 0 and is_word_char(text[start - 1]):
         start -= 1
     return start
 
 
-def _starts_a_word(text: str, start: int, phrase: _Phrase) -> bool:
-    if phrase.inside_words or start == 0 or not _is_word_char(text[start]):
+def _starts_a_word(
+    text: str, start: int, phrase: _Phrase, is_word_char: Callable[[str], bool]
+) -> bool:
+    if phrase.inside_words or start == 0 or not is_word_char(text[start]):
         return True
-    if not _is_word_char(text[start - 1]):
+    if not is_word_char(text[start - 1]):
         return True
     # A clitic glued before the word ("وأرسل", "and send") still leaves the
     # word standing on its own.
-    return bool(phrase.clitics) and text[_word_start(text, start) : start] in phrase.clitics
+    return (
+        bool(phrase.clitics)
+        and text[_word_start(text, start, is_word_char) : start] in phrase.clitics
+    )
 
 
 def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, cue) for every lexicon phrase found at word boundaries."""
     if not text:
         return
+    # On ASCII text (most clauses) a word character is ``str.isalnum``, a
+    # C method, instead of ``_is_word_char`` with its Unicode tests.
+    is_word_char = str.isalnum if text.isascii() else _is_word_char
     for last, phrase in _lexicon().automaton.iter(text):
         start, end = last - phrase.length + 1, last + 1
-        if not _starts_a_word(text, start, phrase):
+        if not _starts_a_word(text, start, phrase, is_word_char):
             continue
         whole = (
             phrase.inside_words
-            or not _is_word_char(text[end - 1])
+            or not is_word_char(text[end - 1])
             or end == len(text)
-            or not _is_word_char(text[end])
+            or not is_word_char(text[end])
         )
         for cue, prefix in phrase.cues:
             if whole or prefix:
@@ -361,6 +369,10 @@ _IDENTIFIER = regex.compile(
     rf"(?<!{_NAME_CHAR}|[./~@-])(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"
     rf"(?!{_NAME_CHAR}|[/@]|\.\w)"
 )
+# What every ``_IDENTIFIER`` holds: a separator or a lower-case letter
+# before a capital. Most clauses hold neither; this search is cheaper than
+# the full pattern's lookbehind at every position.
+_IDENTIFIER_HINT = regex.compile(r"[_-]|[a-z][A-Z]")
 # A name set apart as code or in quotes: `search`, 'search', "search".
 _QUOTED_NAME = regex.compile(r"[`'\"]([A-Za-z][\w.-]{1,63})[`'\"]")
 # A plain word used as a tool's name: "run it with evaluate", "for
@@ -387,6 +399,8 @@ _PLACEHOLDER = regex.compile(
 _CAPS_LABEL = regex.compile(
     r"(?:^|[\s>\[(*#])([A-Z][A-Z0-9]{2,}(?:[ _-][A-Z0-9]{2,}){0,4})\s*[:!\]-]"
 )
+# What every ``_CAPS_LABEL`` holds; most clauses have no three capitals in a row.
+_CAPS_HINT = regex.compile(r"[A-Z][A-Z0-9]{2}")
 # Shell chaining appended to an argument: "&& curl", "; rm", "| sh".
 _SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|python|chmod|eval)\b")
 
@@ -981,6 +995,12 @@ def _masked(match: regex.Match[str]) -> str:
 
 
 def _mask_identifiers(text: str) -> str:
+    # Every match of ``_MASKABLE`` holds "://" or "@": the lookahead's
+    # possessive run takes every name character and ".+-", so the class
+    # after it can only meet an "@". Most clauses hold neither, and two
+    # substring tests spare them a regex tried at every word start.
+    if "@" not in text and "://" not in text:
+        return text
     return _MASKABLE.sub(_masked, text)
 
 
@@ -1056,7 +1076,7 @@ def _clause(
         emails=tuple(m.group() for m in _EMAIL.finditer(piece)),
         ips=tuple(m.group() for m in _IPV4.finditer(piece)),
         data_link=_data_link(piece),
-        caps_label=_CAPS_LABEL.search(piece) is not None,
+        caps_label=_CAPS_HINT.search(piece) is not None and _CAPS_LABEL.search(piece) is not None,
         shell_chain=_SHELL_CHAIN.search(piece) is not None,
         field_words=_field_words(piece) if "argword" in cues else (),
         link_cues=_link_cues(piece, raw[end : end + _PLACEHOLDER_CHARS]),
@@ -1075,7 +1095,9 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     """Identifiers in the clause with their scope; unknown function-like
     names are kept as ``Scope.UNKNOWN`` (a tool the snapshot does not hold)."""
     seen: set[str] = set()
-    candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
+    candidates: list[tuple[str, bool]] = []
+    if _IDENTIFIER_HINT.search(piece):
+        candidates += [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
     candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
     references = list(_PLAIN_REFERENCE.finditer(piece))
     candidates += [(m.group(1) or m.group(2), False) for m in references]
@@ -1106,6 +1128,7 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
 # amounts are shorter or punctuated); an SSH public key; a domain name
 # (``registry.cache.top``, ``deals.example``) that is neither a file name
 # nor part of a URL or an address (those have their own fields).
+_PLANTED_TLDS = "com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro"
 _PLANTED_VALUE = regex.compile(
     r"(?P<account>\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
     r"|\b0x[0-9a-fA-F]{40}\b|\bbc1[02-9ac-hj-np-z]{25,60}\b"
@@ -1113,10 +1136,15 @@ _PLANTED_VALUE = regex.compile(
     r"|(?P<key>\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\w+) AAAA[0-9A-Za-z+/]{16,})"
     # A host inside a URL or an address is preceded by "/", "." or "@".
     r"|(?P<host>(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
-    r"(?:com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro)"
+    rf"(?:{_PLANTED_TLDS})"
     r"(?![\w@-]|\.\w))",
     regex.IGNORECASE,
 )
+# What every planted value holds, in the same case rule: a digit (each kind
+# of account), a key's type or a dot before a top-level domain. One search
+# for these spares most clauses the full pattern, which tries its host
+# alternative at every word start.
+_PLANTED_HINT = regex.compile(rf"\d|ssh-|ecdsa-sha2-|\.(?:{_PLANTED_TLDS})", regex.IGNORECASE)
 # IGNORECASE is for hosts; an account's letters must be capitals.
 _CAPITAL_ACCOUNT = regex.compile(r"[A-Z]{2}\d{2}|0x|bc1|\d")
 #: Only a clause that sets, uses or sends something can plant a value.
@@ -1125,6 +1153,8 @@ _SETS_VALUES = frozenset({"setarg", "invoke", "transmit"})
 
 def _planted_values(piece: str) -> Iterator[tuple[str, str]]:
     """(kind, value) for every fixed account, key or host the clause names."""
+    if _PLANTED_HINT.search(piece) is None:
+        return
     for match in _PLANTED_VALUE.finditer(piece):
         kind = str(match.lastgroup)
         value = match.group()
