@@ -348,10 +348,11 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
 
 
 def _pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    while start < end and raw[start].isspace():
-        start += 1
-    while end > start and raw[end - 1].isspace():
-        end -= 1
+    # ``str.strip`` drops what ``str.isspace`` calls space, in C.
+    piece = raw[start:end]
+    stripped = piece.lstrip()
+    start += len(piece) - len(stripped)
+    end = start + len(stripped.rstrip())
     while start < end:
         stop = min(end, start + _MAX_CLAUSE_CHARS)
         yield start, stop
@@ -408,6 +409,10 @@ _SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|pyt
 def identifier_key(name: str) -> str:
     """One key for every spelling of a name: ``search_flights``,
     ``search-flights``, ``searchFlights`` and ``SearchFlights`` agree."""
+    if name.isascii() and name.isalnum():
+        # A plain ASCII word has no separator to drop (most names a clause
+        # mentions), and its case folding is ``lower``.
+        return name.lower()
     return _NAME_SEPARATORS.sub("", name).casefold()
 
 
@@ -450,7 +455,10 @@ class ToolScope:
         return self.name_cues if clause_text and clause_text in self.purpose else self.purpose_cues
 
     def classify(self, name: str) -> str | None:
-        key = identifier_key(name)
+        return self.classify_key(identifier_key(name))
+
+    def classify_key(self, key: str) -> str | None:
+        """``classify`` for a name already turned into its ``identifier_key``."""
         if not key:
             return None
         if key == self.own_tool:
@@ -1010,25 +1018,32 @@ _HITS_PER_CUE = 16
 @attrs.frozen(slots=True)
 class _CueRead:
     """The first, cheap part of a clause record: its normalized text and
-    the cues found in it (enough to tell whether any rule may fire)."""
+    the cues found in it (enough to tell whether any rule may fire). Where
+    the cues stand is sorted out only for a clause that may fire
+    (``_cue_places``): most clauses of a real description cannot."""
 
     text: str
     cues: frozenset[str]
-    hits: tuple[tuple[int, int, str], ...]
-    first: dict[str, int]
-    by_position: dict[int, set[str]]
+    found: tuple[tuple[int, int, str], ...]
 
 
 def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
-    cues: set[str] = set()
+    found = tuple(_cue_hits(_mask_identifiers(text)))
+    return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+def _cue_places(
+    found: Iterable[tuple[int, int, str]],
+) -> tuple[tuple[tuple[int, int, str], ...], dict[str, int], dict[int, set[str]]]:
+    """The cue hits a clause record keeps, each cue's first position, and
+    the cues at each position."""
     first: dict[str, int] = {}
     by_position: dict[int, set[str]] = {}
     kept: list[tuple[int, int, str]] = []
     per_cue: dict[str, int] = {}
-    for hit in _cue_hits(_mask_identifiers(text)):
+    for hit in found:
         hit_start, _hit_end, cue = hit
-        cues.add(cue)
         first.setdefault(cue, hit_start)
         by_position.setdefault(hit_start, set()).add(cue)
         # The rules compare a few places of a cue, never hundreds: a cue
@@ -1036,7 +1051,7 @@ def _read_cues(piece: str) -> _CueRead:
         if per_cue.get(cue, 0) < _HITS_PER_CUE:
             per_cue[cue] = per_cue.get(cue, 0) + 1
             kept.append(hit)
-    return _CueRead(text, frozenset(cues), tuple(kept), first, by_position)
+    return tuple(kept), first, by_position
 
 
 def _clause(
@@ -1051,8 +1066,9 @@ def _clause(
     piece = raw[start:end]
     if read is None:
         read = _read_cues(piece)
-    text, cues, hits = read.text, read.cues, read.hits
-    imperative, negated = _imperative(text, read.by_position)
+    text, cues = read.text, read.cues
+    hits, first, by_position = _cue_places(read.found)
+    imperative, negated = _imperative(text, by_position)
     if not negated and "prohibition" in cues:
         negated = _prohibited(list(hits))
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
@@ -1083,7 +1099,7 @@ def _clause(
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
-        first_positions=read.first,
+        first_positions=first,
         previous_cues=previous,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
@@ -1112,7 +1128,7 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
         if not key or key in seen:
             continue
         seen.add(key)
-        found = scope.classify(name) if scope is not None else None
+        found = scope.classify_key(key) if scope is not None else None
         if found is None and scope is not None and name in described:
             found = scope.described(name)
         if found is not None:

@@ -49,6 +49,7 @@ from .._instruction import (
     may_instruct,
     tool_scope,
 )
+from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
@@ -219,8 +220,11 @@ def _confirm_near(
     anchored attempts instead of a search that would also scan the window
     after the anchor."""
     floor = max(0, start - (member.lookback or 0))
+    # The compiled pattern, fetched once for the dozen attempts (the same
+    # call ``LazyPattern.match`` makes, with its time backstop).
+    pattern = member.pattern.compiled()
     for candidate in _MATCH_START.finditer(text, floor, start + 1):
-        match = member.pattern.match(text, candidate.start(), ceiling)
+        match = pattern.match(text, candidate.start(), ceiling, timeout=BACKSTOP_SECONDS)
         if match is not None and match.end() >= end:
             return match
     return None
