@@ -347,16 +347,18 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     yield from _pieces(raw, position, len(raw))
 
 
-def _pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    # ``str.strip`` drops what ``str.isspace`` calls space, in C.
+def _pieces(raw: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    # ``str.strip`` drops what ``str.isspace`` calls space, in C; a tuple,
+    # not a generator, as nearly every clause is one piece.
     piece = raw[start:end]
     stripped = piece.lstrip()
     start += len(piece) - len(stripped)
     end = start + len(stripped.rstrip())
-    while start < end:
-        stop = min(end, start + _MAX_CLAUSE_CHARS)
-        yield start, stop
-        start = stop
+    if end - start <= _MAX_CLAUSE_CHARS:
+        return ((start, end),) if start < end else ()
+    return tuple(
+        (at, min(end, at + _MAX_CLAUSE_CHARS)) for at in range(start, end, _MAX_CLAUSE_CHARS)
+    )
 
 
 # ---------------------------------------------------------------------------
