@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
 
@@ -271,35 +271,43 @@ def _unspaced(phrase: str) -> bool:
     return any(char.isalnum() and not _is_word_char(char) for char in phrase)
 
 
-def _word_start(text: str, start: int) -> int:
-    while start > 0 and _is_word_char(text[start - 1]):
+def _word_start(text: str, start: int, is_word_char: Callable[[str], bool]) -> int:
+    while start > 0 and is_word_char(text[start - 1]):
         start -= 1
     return start
 
 
-def _starts_a_word(text: str, start: int, phrase: _Phrase) -> bool:
-    if phrase.inside_words or start == 0 or not _is_word_char(text[start]):
+def _starts_a_word(
+    text: str, start: int, phrase: _Phrase, is_word_char: Callable[[str], bool]
+) -> bool:
+    if phrase.inside_words or start == 0 or not is_word_char(text[start]):
         return True
-    if not _is_word_char(text[start - 1]):
+    if not is_word_char(text[start - 1]):
         return True
     # A clitic glued before the word ("وأرسل", "and send") still leaves the
     # word standing on its own.
-    return bool(phrase.clitics) and text[_word_start(text, start) : start] in phrase.clitics
+    return (
+        bool(phrase.clitics)
+        and text[_word_start(text, start, is_word_char) : start] in phrase.clitics
+    )
 
 
 def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, cue) for every lexicon phrase found at word boundaries."""
     if not text:
         return
+    # On ASCII text (most clauses) a word character is ``str.isalnum``, a
+    # C method, instead of ``_is_word_char`` with its Unicode tests.
+    is_word_char = str.isalnum if text.isascii() else _is_word_char
     for last, phrase in _lexicon().automaton.iter(text):
         start, end = last - phrase.length + 1, last + 1
-        if not _starts_a_word(text, start, phrase):
+        if not _starts_a_word(text, start, phrase, is_word_char):
             continue
         whole = (
             phrase.inside_words
-            or not _is_word_char(text[end - 1])
+            or not is_word_char(text[end - 1])
             or end == len(text)
-            or not _is_word_char(text[end])
+            or not is_word_char(text[end])
         )
         for cue, prefix in phrase.cues:
             if whole or prefix:
@@ -339,15 +347,18 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     yield from _pieces(raw, position, len(raw))
 
 
-def _pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    while start < end and raw[start].isspace():
-        start += 1
-    while end > start and raw[end - 1].isspace():
-        end -= 1
-    while start < end:
-        stop = min(end, start + _MAX_CLAUSE_CHARS)
-        yield start, stop
-        start = stop
+def _pieces(raw: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    # ``str.strip`` drops what ``str.isspace`` calls space, in C; a tuple,
+    # not a generator, as nearly every clause is one piece.
+    piece = raw[start:end]
+    stripped = piece.lstrip()
+    start += len(piece) - len(stripped)
+    end = start + len(stripped.rstrip())
+    if end - start <= _MAX_CLAUSE_CHARS:
+        return ((start, end),) if start < end else ()
+    return tuple(
+        (at, min(end, at + _MAX_CLAUSE_CHARS)) for at in range(start, end, _MAX_CLAUSE_CHARS)
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -361,6 +372,10 @@ _IDENTIFIER = regex.compile(
     rf"(?<!{_NAME_CHAR}|[./~@-])(?:[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)"
     rf"(?!{_NAME_CHAR}|[/@]|\.\w)"
 )
+# What every ``_IDENTIFIER`` holds: a separator or a lower-case letter
+# before a capital. Most clauses hold neither; this search is cheaper than
+# the full pattern's lookbehind at every position.
+_IDENTIFIER_HINT = regex.compile(r"[_-]|[a-z][A-Z]")
 # A name set apart as code or in quotes: `search`, 'search', "search".
 _QUOTED_NAME = regex.compile(r"[`'\"]([A-Za-z][\w.-]{1,63})[`'\"]")
 # A plain word used as a tool's name: "run it with evaluate", "for
@@ -387,6 +402,8 @@ _PLACEHOLDER = regex.compile(
 _CAPS_LABEL = regex.compile(
     r"(?:^|[\s>\[(*#])([A-Z][A-Z0-9]{2,}(?:[ _-][A-Z0-9]{2,}){0,4})\s*[:!\]-]"
 )
+# What every ``_CAPS_LABEL`` holds; most clauses have no three capitals in a row.
+_CAPS_HINT = regex.compile(r"[A-Z][A-Z0-9]{2}")
 # Shell chaining appended to an argument: "&& curl", "; rm", "| sh".
 _SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|python|chmod|eval)\b")
 
@@ -394,6 +411,10 @@ _SHELL_CHAIN = regex.compile(r"(?:&&|\|\||;|\|)\s*(?:curl|wget|sh|bash|rm|nc|pyt
 def identifier_key(name: str) -> str:
     """One key for every spelling of a name: ``search_flights``,
     ``search-flights``, ``searchFlights`` and ``SearchFlights`` agree."""
+    if name.isascii() and name.isalnum():
+        # A plain ASCII word has no separator to drop (most names a clause
+        # mentions), and its case folding is ``lower``.
+        return name.lower()
     return _NAME_SEPARATORS.sub("", name).casefold()
 
 
@@ -436,7 +457,10 @@ class ToolScope:
         return self.name_cues if clause_text and clause_text in self.purpose else self.purpose_cues
 
     def classify(self, name: str) -> str | None:
-        key = identifier_key(name)
+        return self.classify_key(identifier_key(name))
+
+    def classify_key(self, key: str) -> str | None:
+        """``classify`` for a name already turned into its ``identifier_key``."""
         if not key:
             return None
         if key == self.own_tool:
@@ -1013,6 +1037,12 @@ def _masked(match: regex.Match[str]) -> str:
 
 
 def _mask_identifiers(text: str) -> str:
+    # Every match of ``_MASKABLE`` holds "://" or "@": the lookahead's
+    # possessive run takes every name character and ".+-", so the class
+    # after it can only meet an "@". Most clauses hold neither, and two
+    # substring tests spare them a regex tried at every word start.
+    if "@" not in text and "://" not in text:
+        return text
     return _MASKABLE.sub(_masked, text)
 
 
@@ -1022,25 +1052,32 @@ _HITS_PER_CUE = 16
 @attrs.frozen(slots=True)
 class _CueRead:
     """The first, cheap part of a clause record: its normalized text and
-    the cues found in it (enough to tell whether any rule may fire)."""
+    the cues found in it (enough to tell whether any rule may fire). Where
+    the cues stand is sorted out only for a clause that may fire
+    (``_cue_places``): most clauses of a real description cannot."""
 
     text: str
     cues: frozenset[str]
-    hits: tuple[tuple[int, int, str], ...]
-    first: dict[str, int]
-    by_position: dict[int, set[str]]
+    found: tuple[tuple[int, int, str], ...]
 
 
 def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
-    cues: set[str] = set()
+    found = tuple(_cue_hits(_mask_identifiers(text)))
+    return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+def _cue_places(
+    found: Iterable[tuple[int, int, str]],
+) -> tuple[tuple[tuple[int, int, str], ...], dict[str, int], dict[int, set[str]]]:
+    """The cue hits a clause record keeps, each cue's first position, and
+    the cues at each position."""
     first: dict[str, int] = {}
     by_position: dict[int, set[str]] = {}
     kept: list[tuple[int, int, str]] = []
     per_cue: dict[str, int] = {}
-    for hit in _cue_hits(_mask_identifiers(text)):
+    for hit in found:
         hit_start, _hit_end, cue = hit
-        cues.add(cue)
         first.setdefault(cue, hit_start)
         by_position.setdefault(hit_start, set()).add(cue)
         # The rules compare a few places of a cue, never hundreds: a cue
@@ -1048,7 +1085,7 @@ def _read_cues(piece: str) -> _CueRead:
         if per_cue.get(cue, 0) < _HITS_PER_CUE:
             per_cue[cue] = per_cue.get(cue, 0) + 1
             kept.append(hit)
-    return _CueRead(text, frozenset(cues), tuple(kept), first, by_position)
+    return tuple(kept), first, by_position
 
 
 def _clause(
@@ -1063,8 +1100,9 @@ def _clause(
     piece = raw[start:end]
     if read is None:
         read = _read_cues(piece)
-    text, cues, hits = read.text, read.cues, read.hits
-    imperative, negated = _imperative(text, read.by_position)
+    text, cues = read.text, read.cues
+    hits, first, by_position = _cue_places(read.found)
+    imperative, negated = _imperative(text, by_position)
     if not negated and "prohibition" in cues:
         negated = _prohibited(list(hits))
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
@@ -1088,14 +1126,14 @@ def _clause(
         emails=tuple(m.group() for m in _EMAIL.finditer(piece)),
         ips=tuple(m.group() for m in _IPV4.finditer(piece)),
         data_link=_data_link(piece),
-        caps_label=_CAPS_LABEL.search(piece) is not None,
+        caps_label=_CAPS_HINT.search(piece) is not None and _CAPS_LABEL.search(piece) is not None,
         shell_chain=_SHELL_CHAIN.search(piece) is not None,
         field_words=_field_words(piece) if "argword" in cues else (),
         link_cues=_link_cues(piece, raw[end : end + _PLACEHOLDER_CHARS]),
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
-        first_positions=read.first,
+        first_positions=first,
         previous_cues=previous,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
@@ -1107,7 +1145,9 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
     """Identifiers in the clause with their scope; unknown function-like
     names are kept as ``Scope.UNKNOWN`` (a tool the snapshot does not hold)."""
     seen: set[str] = set()
-    candidates: list[tuple[str, bool]] = [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
+    candidates: list[tuple[str, bool]] = []
+    if _IDENTIFIER_HINT.search(piece):
+        candidates += [(m.group(), True) for m in _IDENTIFIER.finditer(piece)]
     candidates += [(m.group(1), False) for m in _QUOTED_NAME.finditer(piece)]
     references = list(_PLAIN_REFERENCE.finditer(piece))
     candidates += [(m.group(1) or m.group(2), False) for m in references]
@@ -1122,7 +1162,7 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
         if not key or key in seen:
             continue
         seen.add(key)
-        found = scope.classify(name) if scope is not None else None
+        found = scope.classify_key(key) if scope is not None else None
         if found is None and scope is not None and name in described:
             found = scope.described(name)
         if found is not None:
@@ -1138,6 +1178,7 @@ def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
 # amounts are shorter or punctuated); an SSH public key; a domain name
 # (``registry.cache.top``, ``deals.example``) that is neither a file name
 # nor part of a URL or an address (those have their own fields).
+_PLANTED_TLDS = "com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro"
 _PLANTED_VALUE = regex.compile(
     r"(?P<account>\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"
     r"|\b0x[0-9a-fA-F]{40}\b|\bbc1[02-9ac-hj-np-z]{25,60}\b"
@@ -1145,10 +1186,15 @@ _PLANTED_VALUE = regex.compile(
     r"|(?P<key>\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-\w+) AAAA[0-9A-Za-z+/]{16,})"
     # A host inside a URL or an address is preceded by "/", "." or "@".
     r"|(?P<host>(?<![\w@./-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
-    r"(?:com|net|org|io|dev|app|ai|co|xyz|top|info|biz|ru|cn|cc|me|example|site|online|pro)"
+    rf"(?:{_PLANTED_TLDS})"
     r"(?![\w@-]|\.\w))",
     regex.IGNORECASE,
 )
+# What every planted value holds, in the same case rule: a digit (each kind
+# of account), a key's type or a dot before a top-level domain. One search
+# for these spares most clauses the full pattern, which tries its host
+# alternative at every word start.
+_PLANTED_HINT = regex.compile(rf"\d|ssh-|ecdsa-sha2-|\.(?:{_PLANTED_TLDS})", regex.IGNORECASE)
 # IGNORECASE is for hosts; an account's letters must be capitals.
 _CAPITAL_ACCOUNT = regex.compile(r"[A-Z]{2}\d{2}|0x|bc1|\d")
 #: Only a clause that sets, uses or sends something can plant a value.
@@ -1157,6 +1203,8 @@ _SETS_VALUES = frozenset({"setarg", "invoke", "transmit"})
 
 def _planted_values(piece: str) -> Iterator[tuple[str, str]]:
     """(kind, value) for every fixed account, key or host the clause names."""
+    if _PLANTED_HINT.search(piece) is None:
+        return
     for match in _PLANTED_VALUE.finditer(piece):
         kind = str(match.lastgroup)
         value = match.group()

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import ahocorasick
 import attrs
@@ -49,6 +49,7 @@ from .._instruction import (
     may_instruct,
     tool_scope,
 )
+from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
@@ -162,11 +163,13 @@ def _is_word_char(char: str) -> bool:
 _FIRST_UNSPACED = "\u2e80"
 
 
-def _at_word_boundary(text: str, start: int, end: int) -> bool:
+def _at_word_boundary(
+    text: str, start: int, end: int, is_word_char: Callable[[str], bool] = _is_word_char
+) -> bool:
     """An anchor must not be the inside of a longer word ("tell" in "intelligent")."""
-    if _is_word_char(text[start]) and start > 0 and _is_word_char(text[start - 1]):
+    if is_word_char(text[start]) and start > 0 and is_word_char(text[start - 1]):
         return False
-    return not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
+    return not (is_word_char(text[end - 1]) and end < len(text) and is_word_char(text[end]))
 
 
 _Anchor = tuple[int, int, tuple[int, ...]]
@@ -174,9 +177,11 @@ _Anchor = tuple[int, int, tuple[int, ...]]
 
 def _anchors(text: str) -> Iterator[_Anchor]:
     """Every whole-word anchor in ``text``, lazily: (start, end, rule indexes)."""
+    # On ASCII text a word character is ``str.isalnum``, a C method.
+    is_word_char = str.isalnum if text.isascii() else _is_word_char
     for last, (length, indexes) in rule_table()[1].iter(text):
         start, end = last - length + 1, last + 1
-        if _at_word_boundary(text, start, end):
+        if _at_word_boundary(text, start, end, is_word_char):
             yield start, end, indexes
 
 
@@ -197,8 +202,9 @@ def _confirm(member: Rule, text: str, start: int, end: int) -> regex.Match[str] 
     if member.lookback is not None:
         return _confirm_near(member, text, start, end, ceiling)
     pos = max(0, start - _WINDOW)
+    pattern = member.pattern.compiled()
     while pos <= start:
-        match = member.pattern.search(text, pos, ceiling)
+        match = pattern.search(text, pos, ceiling, timeout=BACKSTOP_SECONDS)
         if match is None or match.start() > start:
             return None
         if match.end() >= end:
@@ -219,8 +225,11 @@ def _confirm_near(
     anchored attempts instead of a search that would also scan the window
     after the anchor."""
     floor = max(0, start - (member.lookback or 0))
+    # The compiled pattern, fetched once for the dozen attempts (the same
+    # call ``LazyPattern.match`` makes, with its time backstop).
+    pattern = member.pattern.compiled()
     for candidate in _MATCH_START.finditer(text, floor, start + 1):
-        match = member.pattern.match(text, candidate.start(), ceiling)
+        match = pattern.match(text, candidate.start(), ceiling, timeout=BACKSTOP_SECONDS)
         if match is not None and match.end() >= end:
             return match
     return None
