@@ -120,7 +120,7 @@ _HARM = frozenset(
 
 
 def _cross_tool(clause: Clause, scope: ToolScope) -> Features | None:
-    if not clause.has("invoke") or clause.negated_action:
+    if not (clause.has("invoke") or _acts_through(clause)) or clause.negated_action:
         return None
     if not (clause.addressed or clause.has("frame")):
         return None
@@ -142,6 +142,18 @@ def _cross_tool(clause: Clause, scope: ToolScope) -> Features | None:
     if unknown and clause.has("frame", "modal", "every") and _unknown_call_harm(clause):
         return _common(clause, "unknown-tool")
     return None
+
+
+def _acts_through(clause: Clause) -> bool:
+    """ "Cancella con calendar.cancel_event tutti gli eventi", "wipe the
+    cache with files.delete_path": an order to destroy or run code whose
+    instrument is another server's tool calls that tool with no calling
+    verb. A statement ("results can be deleted with ...") is no order."""
+    return (
+        clause.imperative
+        and bool(_prose_cues(clause) & {"destructive", "execute"})
+        and bool(_other_tools(clause))
+    )
 
 
 def _other_tools(clause: Clause) -> tuple[str, ...]:
