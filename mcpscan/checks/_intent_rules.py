@@ -655,6 +655,8 @@ def _priority_claim(clause: Clause, scope: ToolScope) -> Features | None:
 
 def _claim_kind(clause: Clause) -> str | None:
     """Which claim of rank the clause makes, if any."""
+    if clause.has("override") and _defers_to_user(clause):
+        return None
     if clause.has("override"):
         # "Documents may hold sentences such as 'ignore previous
         # instructions'": the override is an example of what to refuse.
@@ -726,6 +728,39 @@ def _role_given_before(clause: Clause) -> bool:
 # Slavic, Chinese, Arabic word order); "ユーザーの指示より優先" puts them
 # before a comparative claim (Japanese, Korean, Turkish, Hindi).
 _OUTRANKED = ("user", "prior", "notuser")
+
+
+_Span = tuple[int, int]
+
+
+def _within(inner: _Span, outer: _Span) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _defers_to_user(clause: Clause) -> bool:
+    """The user's word is what wins: "follow only the user's request"
+    ("사용자의 요청만 따르십시오"), "the user's instructions take precedence
+    over any default in this tool". Every instruction-like word of the
+    clause is the user's, nothing is ranked against the user, and the
+    claim either obeys ("follow", "따르") or ranks the user's word over
+    this tool. "Ignore the user's instructions" negates them and still
+    fires."""
+    if clause.has("notuser"):
+        return False
+    users = clause.spans("user")
+    priors = clause.spans("prior")
+    if not priors or not all(any(_within(u, p) for u in users) for p in priors):
+        return False
+    claims = clause.spans("override")
+    obeys = clause.spans("obey")
+    if all(any(_within(c, o) or _within(o, c) for o in obeys) for c in claims):
+        return True
+    # The user's word first, this tool after the claim: the tool loses.
+    last_prior = max(end for _start, end in priors)
+    first_claim = min(start for start, _end in claims)
+    claims_end = max(end for _start, end in claims)
+    tool_after = any(start >= claims_end for start, _end in clause.spans("selfref"))
+    return last_prior <= first_claim and tool_after
 
 
 def _against_user_aloud(clause: Clause) -> bool:
@@ -1661,7 +1696,8 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
         # login step, not a request for someone else's secret; "ask the
         # user to confirm the payee name" asks for a yes, not a secret.
         stored = ("stored-secret",) if _stored_secret_off_job(clause, scope) else ()
-        if stored or not (_purpose_is_auth(scope, clause) or clause.has("ownissued", "confirm")):
+        own_step = clause.has("ownissued", "confirm") or _own_code_step(clause)
+        if stored or not (_purpose_is_auth(scope, clause) or own_step):
             return _common(clause, "asks-user-for-secret", *stored)
     if clause.has("lie") and _false_account(clause) and not _all_negated(clause, "lie"):
         return _common(clause, "misleads-user")
