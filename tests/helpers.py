@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -188,4 +188,34 @@ def schema_tool(
             "required": list(required),
             **schema,
         },
+    }
+
+
+_STRING = {"type": "string"}
+
+
+def scan_described(
+    description: str, name: str, params: Mapping[str, object] | None = None
+) -> Report:
+    """Scan one tool, alone on server "me", with a description and string
+    parameters (``city`` when none are given)."""
+    import mcpscan
+
+    tool = {
+        "name": name,
+        "description": description,
+        "inputSchema": {
+            "type": "object",
+            "properties": dict(params or {"city": {"type": "string"}}),
+        },
+    }
+    return mcpscan.scan(tool, {"me": [tool]}, server="me")
+
+
+def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
+    """The ``intent.*`` rule ids of a report, of one tier when given."""
+    return {
+        s.rule_id
+        for s in report.signals
+        if s.rule_id.startswith("intent.") and (tier is None or s.tier is tier)
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from helpers import intent_rules, scan_described
 
 import mcpscan
 from mcpscan import Tier, Verdict
@@ -31,20 +32,10 @@ def _scan(
     name: str = "get_weather",
     params: Mapping[str, object] | None = None,
 ) -> mcpscan.Report:
-    tool = {
-        "name": name,
-        "description": description,
-        "inputSchema": {"type": "object", "properties": dict(params or {"city": _S})},
-    }
-    return mcpscan.scan(tool, {"me": [tool]}, server="me")
+    return scan_described(description, name, params)
 
 
-def _rules(report: mcpscan.Report, tier: Tier | None = None) -> set[str]:
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id.startswith("intent.") and (tier is None or s.tier is tier)
-    }
+_rules = intent_rules
 
 
 ATTACKS = [
