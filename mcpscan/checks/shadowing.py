@@ -40,6 +40,7 @@ lookups plus one Aho-Corasick pass over the tool's text.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -55,7 +56,7 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._collision import different_job
+from ._collision import defers_to, different_job
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -982,7 +983,9 @@ class ShadowingCheck:
             start = found.start("server") if found.group("server") else found.start(group)
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
-            if not replaces_named(sentence, offset, offset + mention.stop - mention.start):
+            if not replaces_named(
+                sentence, offset, offset + mention.stop - mention.start
+            ) or _defers(text, tool.name, entries):
                 continue
             reported.add(key)
             yield self._reference_signal(tool, context, located, mention, Tier.HARD)
@@ -1029,6 +1032,7 @@ class ShadowingCheck:
                 bare=bare,
                 is_own_property=key in scope.my_properties,
                 changes_state=_changes_state(context.snapshot, entries),
+                defers=functools.partial(_defers, located.raw, tool.name, entries),
             )
             if tier is Tier.HARD:
                 reported.add(key)
@@ -1252,6 +1256,7 @@ def _reference_tier(
     bare: bool,
     is_own_property: bool,
     changes_state: bool = False,
+    defers: Callable[[], bool] = lambda: False,
 ) -> Tier | None:
     """Does this occurrence take or hijack the other server's tool (HARD),
     rank this tool above it (SOFT), or only mention it (None)?"""
@@ -1277,11 +1282,20 @@ def _reference_tier(
         before, after = mention.around(_INVOKE_WINDOW)
         if not (_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after)):
             return None
-    return _steering_tier(located, mention, changes_state=changes_state)
+    return _steering_tier(located, mention, changes_state=changes_state, defers=defers)
+
+
+def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
+    """Does the text send calls back to every server it names (``defers_to``)?"""
+    return all(defers_to(text, name, server) for server in {server for server, _n in entries})
 
 
 def _steering_tier(
-    located: LocatedString, mention: _Mention, *, changes_state: bool
+    located: LocatedString,
+    mention: _Mention,
+    *,
+    changes_state: bool,
+    defers: Callable[[], bool] = lambda: False,
 ) -> Tier | None:
     """How the sentence around the name treats the other server's tool.
 
@@ -1306,7 +1320,12 @@ def _steering_tier(
     stop = offset + mention.stop - mention.start
     if owned_here(sentence, offset, stop):
         return None
-    if replaces_named(sentence, offset, stop) or _ROUTED_HERE.search(sentence, offset):
+    if _ROUTED_HERE.search(sentence, offset):
+        return Tier.HARD
+    # "A read-only wrapper around the postgres server's query tool ... for
+    # writes, use the postgres server directly": a wrapper that sends calls
+    # back to the other server narrows it, and takes none of its calls.
+    if replaces_named(sentence, offset, stop) and not defers():
         return Tier.HARD
     if _commands(sentence, offset) and (
         carries_payload(sentence) or routes_to(sentence, offset) or _hidden_place(located)
