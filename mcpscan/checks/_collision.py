@@ -126,6 +126,13 @@ _USE_OTHER = regex.compile(
     _USE_OR_THIS.pattern + r"|\b(?:switch\s+to|go\s+to)\b|استخدم|استعمل|उपयोग|इस्तेमाल",
     regex.IGNORECASE,
 )
+_NEGATED_USE = regex.compile(
+    r"\b(?:disabl\w*|stop\w*|never|not|don't|avoid\w*|no|nunca|jamais|nie|не|niemals|asla)\W+"
+    r"(?:\w+\W+)?$|不要|不再|禁止|しない|しないで|금지",
+    regex.IGNORECASE,
+)
+#: How far before a use verb its negation may stand.
+_NEGATION_REACH = 24
 _USE_THIS = regex.compile(
     r"\b(?:use|call|invoke|choose|pick|route\s+\w+\s+(?:to|through))\s+(?:this|it|ours|me)\b"
     r"|est[ae]\s+(?:herramienta|ferramenta)|cet\s+outil|questo\s+strumento|to\s+narz[ęe]dzie"
@@ -143,7 +150,9 @@ def defers_to(text: str, name: str, other: str) -> bool:
     # A claim of trust ("official") counts only outside the sentences about
     # the other service: "an instance of the official github-mcp-server"
     # describes the other.
-    if _ranks_itself(text, name, trust_text=_own_text(text, other_words, _CLAUSE_END)):
+    if _ranks_itself(
+        text, name, trust_text=_own_text(text, other_words, _CLAUSE_END)
+    ) or _replaces_other(lowered, other_words):
         return False
     for sentence in _SENTENCE_END.split(lowered):
         if _USE_THIS.search(sentence):
@@ -153,10 +162,30 @@ def defers_to(text: str, name: str, other: str) -> bool:
         if (
             _names_any(sentence, other_words | {other.lower()})
             and _CONDITION.search(sentence)
-            and _USE_OTHER.search(sentence)
+            and _uses_other(sentence)
         ):
             return True
     return False
+
+
+def _replaces_other(lowered: str, other_words: frozenset[str]) -> bool:
+    """A replace cue right before the other service's name ("this tool
+    replaces github.create_pull_request"); wrapping it is no claim here
+    (see ``_ranks_itself``)."""
+    return any(
+        not _WRAP_CUE.match(found.group())
+        and _names_any(lowered[found.end() : found.end() + _CUE_REACH], other_words)
+        for found in REPLACE_CUES.finditer(lowered)
+    )
+
+
+def _uses_other(sentence: str) -> bool:
+    """A use verb not negated ("disable use of the github server", "stop
+    using", "never call" send nothing back)."""
+    return any(
+        not _NEGATED_USE.search(sentence, max(0, found.start() - _NEGATION_REACH), found.start())
+        for found in _USE_OTHER.finditer(sentence)
+    )
 
 
 def _names_any(sentence: str, words: Iterable[str]) -> bool:
