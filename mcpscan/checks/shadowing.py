@@ -971,13 +971,16 @@ class ShadowingCheck:
         reported: set[str] = set()
         for found in _MARKED_NAME.finditer(text):
             group = next(g for g in ("quoted", "named", "tool", "replaced") if found.group(g))
-            written = found.group(group)
+            written, server_part = found.group(group), found.group("server")
+            if group == "quoted" and "." in written.strip("."):
+                # "`postgres.query`": a qualified name in code quotes.
+                server_part, written = written.strip(".").rsplit(".", 1)
             key = _fold_text(written)
             if key in reported or key == scope.my_name or scope.ignores(key):
                 continue
             if _distinctive(NameForms.of(written)):
                 continue  # distinctive names are the automaton's
-            entries = _marked_entries(index, key, found.group("server"), tool.server)
+            entries = _marked_entries(index, key, server_part, tool.server)
             if not entries:
                 continue
             start = found.start("server") if found.group("server") else found.start(group)
