@@ -209,8 +209,8 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
 
 # Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"
 # read as words ("id rsa", "ssh", "api key"); code quotes and double quotes
-# too ("output of `env`").
-_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=\w)-(?=\w)")
+# too ("output of `env`", "`.env`-Datei").
+_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=[\w`\"])-(?=\w)")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _MAX_TEXT = 4000
 
