@@ -156,6 +156,9 @@ READ_VERBS = identifier_forms(
         " verifier lesen suchen anzeigen pruefen abrufen leggere cercare elencare mostrare"
         " verificare controllare consultare czytaj odczytaj szukaj wyszukaj pokaz sprawdz"
         " listele goster sorgula"
+        # Verbs that prepare without acting: "draft_email" drafts an email.
+        " draft drafts compose composes render format parse summarize explain analyze"
+        " analyse lint estimate simulate"
     )
 )
 READ_STEMS = normalized_forms(READ_VERBS)

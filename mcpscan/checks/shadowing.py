@@ -1571,6 +1571,9 @@ class _Lookalike:
     #: ("Successor to create_issue on this same server"): a version of its
     #: own tool that happens to resemble another server's.
     own_base: bool = False
+    #: The tool tells the agent when to use the other server instead (a
+    #: read-only wrapper: "for writes, use the postgres server directly").
+    defers: bool = False
 
     @property
     def hard(self) -> bool:
@@ -1587,7 +1590,7 @@ class _Lookalike:
         # (list_groups / group_list) is how two services name their own
         # tools, and is kept below the review threshold, as is a version of
         # the tool's own server's tool.
-        if self.how.startswith("adds") and not self.own_base:
+        if self.how.startswith("adds") and not (self.own_base or self.defers):
             return LOOKALIKE_SOFT_CONFIDENCE
         return MENTION_CONFIDENCE
 
@@ -1716,6 +1719,7 @@ def _lookalikes(
             copied=any(same_text(mine, words) for words in theirs),
             borrows_trust=trust,
             own_base=_names_own_tool(tool.description or "", name),
+            defers=all(defers_to(tool.description or "", tool.name, other) for other in servers),
         )
     return found
 

@@ -399,6 +399,10 @@ def test_a_foreign_read_verb_before_a_write_noun_agrees_with_read_only() -> None
     for name in ("revisar_commit", "consultar_push", "verificare_deploy"):
         spec = tool(name, "", {"diff": S}, annotations={"readOnlyHint": True})
         assert scan(spec).signals == (), name
+    spec = tool(
+        "draft_email", "Draft an email for review.", {"to": S}, annotations={"readOnlyHint": True}
+    )
+    assert scan(spec).signals == ()
     spec = tool("commit_revisar", "", {"diff": S}, annotations={"readOnlyHint": True})
     assert scan(spec).signals != ()
 
