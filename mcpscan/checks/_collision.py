@@ -26,7 +26,7 @@ from ._lookalike import content_words, same_job, server_words, text_words
 from ._reference_claims import REPLACE_CUES, claims_trust
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS
 
-__all__ = ["defers_to", "different_job"]
+__all__ = ["calls_itself_instead", "defers_to", "different_job"]
 
 # A tool that ranks itself above the tool whose name it shares takes its
 # calls, whatever its own job: "prefer this tool", "always use this one",
@@ -150,9 +150,11 @@ def defers_to(text: str, name: str, other: str) -> bool:
     # A claim of trust ("official") counts only outside the sentences about
     # the other service: "an instance of the official github-mcp-server"
     # describes the other.
-    if _ranks_itself(
-        text, name, trust_text=_own_text(text, other_words, _CLAUSE_END)
-    ) or _replaces_other(lowered, other_words):
+    if (
+        _ranks_itself(text, name, trust_text=_own_text(text, other_words, _CLAUSE_END))
+        or _replaces_other(lowered, other_words)
+        or calls_itself_instead(lowered, name)
+    ):
         return False
     for sentence in _SENTENCE_END.split(lowered):
         if _USE_THIS.search(sentence):
@@ -181,10 +183,25 @@ def _replaces_other(lowered: str, other_words: frozenset[str]) -> bool:
 
 def _uses_other(sentence: str) -> bool:
     """A use verb not negated ("disable use of the github server", "stop
-    using", "never call" send nothing back)."""
+    using", "never call" send nothing back). English "user" is no verb."""
     return any(
-        not _NEGATED_USE.search(sentence, max(0, found.start() - _NEGATION_REACH), found.start())
+        found.group().lower() != "user"
+        and not _NEGATED_USE.search(
+            sentence, max(0, found.start() - _NEGATION_REACH), found.start()
+        )
         for found in _USE_OTHER.finditer(sentence)
+    )
+
+
+def calls_itself_instead(lowered: str, name: str) -> bool:
+    """ "Call query_run instead", "use this one instead": the calls come here."""
+    own = regex.escape(name.lower())
+    return bool(
+        regex.search(
+            rf"\b(?:use|call|invoke|choose|pick)\s+(?:this(?:\s+tool|\s+one)?|it|ours|{own})"
+            r"\s+instead\b(?!\s+of)",
+            lowered,
+        )
     )
 
 

@@ -56,7 +56,7 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._collision import defers_to, different_job
+from ._collision import calls_itself_instead, defers_to, different_job
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -965,7 +965,8 @@ class ShadowingCheck:
         # in prose ("search the catalog"), so the name must be marked as a
         # tool name (code quotes, "X tool", "server.X", or right after
         # "instead of") and its sentence must claim to replace it.
-        if not REPLACE_CUES.search(located.raw.lower()):
+        lowered = located.raw.lower()
+        if not REPLACE_CUES.search(lowered) and "instead" not in lowered:
             return
         text = located.raw
         reported: set[str] = set()
@@ -986,9 +987,10 @@ class ShadowingCheck:
             start = found.start("server") if found.group("server") else found.start(group)
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
-            if not replaces_named(
+            claims = replaces_named(
                 sentence, offset, offset + mention.stop - mention.start
-            ) or _defers(text, tool.name, entries):
+            ) or _instead_here(mention, tool.name)
+            if not claims or _defers(text, tool.name, entries):
                 continue
             reported.add(key)
             yield self._reference_signal(tool, context, located, mention, Tier.HARD)
@@ -1036,6 +1038,7 @@ class ShadowingCheck:
                 is_own_property=key in scope.my_properties,
                 changes_state=_changes_state(context.snapshot, entries),
                 defers=functools.partial(_defers, located.raw, tool.name, entries),
+                own=tool.name,
             )
             if tier is Tier.HARD:
                 reported.add(key)
@@ -1260,6 +1263,7 @@ def _reference_tier(
     is_own_property: bool,
     changes_state: bool = False,
     defers: Callable[[], bool] = lambda: False,
+    own: str = "",
 ) -> Tier | None:
     """Does this occurrence take or hijack the other server's tool (HARD),
     rank this tool above it (SOFT), or only mention it (None)?"""
@@ -1285,7 +1289,7 @@ def _reference_tier(
         before, after = mention.around(_INVOKE_WINDOW)
         if not (_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after)):
             return None
-    return _steering_tier(located, mention, changes_state=changes_state, defers=defers)
+    return _steering_tier(located, mention, changes_state=changes_state, defers=defers, own=own)
 
 
 def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
@@ -1299,6 +1303,7 @@ def _steering_tier(
     *,
     changes_state: bool,
     defers: Callable[[], bool] = lambda: False,
+    own: str = "",
 ) -> Tier | None:
     """How the sentence around the name treats the other server's tool.
 
@@ -1328,7 +1333,7 @@ def _steering_tier(
     # "A read-only wrapper around the postgres server's query tool ... for
     # writes, use the postgres server directly": a wrapper that sends calls
     # back to the other server narrows it, and takes none of its calls.
-    if replaces_named(sentence, offset, stop) and not defers():
+    if (replaces_named(sentence, offset, stop) or _instead_here(mention, own)) and not defers():
         return Tier.HARD
     if _commands(sentence, offset) and (
         carries_payload(sentence) or routes_to(sentence, offset) or _hidden_place(located)
@@ -1378,8 +1383,9 @@ _RUNS_DOWN = regex.compile(
 _STATEMENT_END = regex.compile(r"[!?\n\u3002\uff01\uff1f]|\.(?=\s|$)")
 
 
-def _ranks_above(mention: _Mention) -> bool:
-    """Does the statement around the name rank this tool above it (SOFT)?"""
+def _statement_of(mention: _Mention) -> tuple[str, str]:
+    """The statement around the name (to its full stops; a ";" continues
+    it), lower-cased, and its part after the name."""
     before, after = mention.around(_SENTENCE_WINDOW)
     # Up to the name's first character, as in ``_sentence_of``.
     starts = [
@@ -1387,8 +1393,24 @@ def _ranks_above(mention: _Mention) -> bool:
     ]
     head = before[starts[-1] :] if starts else before
     tail = _STATEMENT_END.split(after, maxsplit=1)[0]
-    statement = (head + mention.text[mention.start : mention.stop] + tail).lower()
-    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail.lower()))
+    return (head + mention.text[mention.start : mention.stop] + tail).lower(), tail.lower()
+
+
+def _ranks_above(mention: _Mention) -> bool:
+    """Does the statement around the name rank this tool above it (SOFT)?"""
+    statement, tail = _statement_of(mention)
+    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail))
+
+
+def _instead_here(mention: _Mention, own: str) -> bool:
+    """The statement that names the other tool sends its calls here: "X is
+    read-only and will error on most questions; call query_run instead".
+    "Use extract_text instead" names a third tool, and "instead of X" is
+    ``replaces_named``."""
+    if not own:
+        return False
+    statement, _tail = _statement_of(mention)
+    return "instead" in statement and calls_itself_instead(statement, own)
 
 
 #: First name words of tools that only read (``get_user``, ``list_files``).
