@@ -144,10 +144,21 @@ WRITE_STEMS = normalized_forms(WRITE_VERBS)
 
 # "get_updates", "list_commits", "read_posts": a write word after a read
 # verb is a noun.
+# Tool names in other languages open with their own read verb
+# ("revisar_commit", "consultar_saldo", "leggere_file"): the noun after it
+# ("commit", "push") is no write. Words of four letters or more only.
 READ_VERBS = identifier_forms(
     w(
         "get list read fetch find search show describe view count check query lookup retrieve"
         " inspect preview validate verify watch browse"
+        " revisar revisa consultar consulta leer listar buscar busca obtener mostrar muestra"
+        " verificar verifica comprobar comprueba obter lire lister chercher afficher consulter"
+        " verifier lesen suchen anzeigen pruefen abrufen leggere cercare elencare mostrare"
+        " verificare controllare consultare czytaj odczytaj szukaj wyszukaj pokaz sprawdz"
+        " listele goster sorgula"
+        # Verbs that prepare without acting: "draft_email" drafts an email.
+        " draft drafts compose composes render format parse summarize explain analyze"
+        " analyse lint estimate simulate"
     )
 )
 READ_STEMS = normalized_forms(READ_VERBS)

@@ -26,7 +26,7 @@ from ._lookalike import content_words, same_job, server_words, text_words
 from ._reference_claims import REPLACE_CUES, claims_trust
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS
 
-__all__ = ["different_job"]
+__all__ = ["calls_itself_instead", "defers_to", "different_job"]
 
 # A tool that ranks itself above the tool whose name it shares takes its
 # calls, whatever its own job: "prefer this tool", "always use this one",
@@ -82,6 +82,8 @@ _OWN_JOB_WORDS = 3
 _WORD_SPLIT = regex.compile(r"[\W_]+")
 #: Sentence ends of the languages the descriptions are written in.
 _SENTENCE_END = regex.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
+#: Clause ends: a claim of trust and a deferral may share a sentence.
+_CLAUSE_END = regex.compile(_SENTENCE_END.pattern + r"|[;；,，]\s*")
 
 
 # An English replace verb is a claim against a tool only when a tool
@@ -92,15 +94,132 @@ _SENTENCE_END = regex.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
 _DATA_VERB_CUE = regex.compile(
     r"(?:replac|wrap|rather\s+than|instead\s+of|in\s+place\s+of|supersed)", regex.IGNORECASE
 )
+_WRAP_CUE = regex.compile(r"(?:wrap|proxy|proxies)", regex.IGNORECASE)
 _TOOL_REFERENT = regex.compile(
     r"\b(?:tools?|servers?|version|edition|one|original|official|built-?in|existing|default"
     r"|other|another|it|this|that|its|their|mcp|plugin|integration|connector)\b"
 )
 
 
-def _claims_to_replace(text: str, name: str) -> bool:
+# An honest sibling of the other server's tool (the vendor's instance for
+# another host or region, a cloud backend beside a local one, a read-only
+# wrapper) tells the agent when to use the other server instead: "If you
+# need the local browser, use the playwright server's browser_navigate",
+# "如使用国际版 Lark，请使用 lark 服务器中的同名工具", "use whichever server
+# matches the repository's host". A copy that wants the other's calls never
+# sends them back. The sentence names the other service (or asks the agent
+# to choose between the two), holds a condition, and a use verb whose
+# object is not this tool ("for Slack messages use this tool" is a claim,
+# not a deferral).
+_CONDITION = regex.compile(
+    r"\b(?:if|when|unless|otherwise|whichever|either|si|cuando|sinon|wenn|falls|sonst|se|quando"
+    r"|jeśli|jeżeli|gdy|если|иначе|eğer|ise|als|indien|إذا|لو|अगर|यदि|जब)\b"
+    r"|如需|如果|如|若|否则|場合|なら|には|경우|려면|(?<=\w)면\b",
+    regex.IGNORECASE,
+)
+_CHOOSES_BETWEEN = regex.compile(
+    r"\b(?:whichever|either)\s+(?:\w+\s+)?(?:server|tool|instance|one)"
+    r"|\bask\s+(?:the\s+user\s+)?which\b",
+    regex.IGNORECASE,
+)
+_USE_OTHER = regex.compile(
+    _USE_OR_THIS.pattern + r"|\b(?:switch\s+to|go\s+to)\b|استخدم|استعمل|उपयोग|इस्तेमाल",
+    regex.IGNORECASE,
+)
+_NEGATED_USE = regex.compile(
+    r"\b(?:disabl\w*|stop\w*|never|not|don't|avoid\w*|no|nunca|jamais|nie|не|niemals|asla)\W+"
+    r"(?:\w+\W+)?$|不要|不再|禁止|しない|しないで|금지",
+    regex.IGNORECASE,
+)
+#: How far before a use verb its negation may stand.
+_NEGATION_REACH = 24
+_USE_THIS = regex.compile(
+    r"\b(?:use|call|invoke|choose|pick|route\s+\w+\s+(?:to|through))\s+(?:this|it|ours|me)\b"
+    r"|est[ae]\s+(?:herramienta|ferramenta)|cet\s+outil|questo\s+strumento|to\s+narz[ęe]dzie"
+    r"|deze\s+tool|bu\s+araç|эт(?:от|им)\s+инструмент|此工具|这个工具|该工具|本工具|このツール|이\s*도구",
+    regex.IGNORECASE,
+)
+
+
+def defers_to(text: str, name: str, other: str) -> bool:
+    """Does ``text`` (of the tool ``name``) tell the agent, for some case,
+    to use server ``other`` (or to choose between the two) rather than this
+    tool, without ranking itself above it anywhere?"""
+    other_words = _service_words(other) or frozenset(server_words(other))
+    lowered = text.lower()
+    # A claim of trust ("official") counts only outside the sentences about
+    # the other service: "an instance of the official github-mcp-server"
+    # describes the other.
+    if (
+        _ranks_itself(text, name, trust_text=_own_text(text, other_words, _CLAUSE_END))
+        or _replaces_other(lowered, other_words)
+        or calls_itself_instead(lowered, name)
+    ):
+        return False
+    for sentence in _SENTENCE_END.split(lowered):
+        if _USE_THIS.search(sentence):
+            continue
+        if _CHOOSES_BETWEEN.search(sentence):
+            return True
+        if (
+            _names_any(sentence, other_words | {other.lower()})
+            and _CONDITION.search(sentence)
+            and _uses_other(sentence)
+        ):
+            return True
+    return False
+
+
+def _replaces_other(lowered: str, other_words: frozenset[str]) -> bool:
+    """A replace cue right before the other service's name ("this tool
+    replaces github.create_pull_request"); wrapping it is no claim here
+    (see ``_ranks_itself``)."""
+    return any(
+        not _WRAP_CUE.match(found.group())
+        and _names_any(lowered[found.end() : found.end() + _CUE_REACH], other_words)
+        for found in REPLACE_CUES.finditer(lowered)
+    )
+
+
+def _uses_other(sentence: str) -> bool:
+    """A use verb not negated ("disable use of the github server", "stop
+    using", "never call" send nothing back). English "user" is no verb."""
+    return any(
+        found.group().lower() != "user"
+        and not _NEGATED_USE.search(
+            sentence, max(0, found.start() - _NEGATION_REACH), found.start()
+        )
+        for found in _USE_OTHER.finditer(sentence)
+    )
+
+
+def calls_itself_instead(lowered: str, name: str) -> bool:
+    """ "Call query_run instead", "use this one instead": the calls come here."""
+    own = regex.escape(name.lower())
+    return bool(
+        regex.search(
+            rf"\b(?:use|call|invoke|choose|pick)\s+(?:this(?:\s+tool|\s+one)?|it|ours|{own})"
+            r"\s+instead\b(?!\s+of)",
+            lowered,
+        )
+    )
+
+
+def _names_any(sentence: str, words: Iterable[str]) -> bool:
+    """Does the (lower-cased) sentence name one of ``words`` as a word of its
+    own (Latin ids in CJK text have no spaces around them)?"""
+    return any(
+        regex.search(rf"(?<![a-z0-9]){regex.escape(word)}(?![a-z0-9])", sentence)
+        for word in words
+        if word
+    )
+
+
+def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     lowered = text.lower()
     for found in REPLACE_CUES.finditer(lowered):
+        if not wraps and _WRAP_CUE.match(found.group()):
+            continue
         if not _DATA_VERB_CUE.match(found.group()):
             return True  # a retire word or a cue in another language
         after = lowered[found.end() : found.end() + _CUE_REACH]
@@ -109,13 +228,17 @@ def _claims_to_replace(text: str, name: str) -> bool:
     return False
 
 
-def _ranks_itself(text: str, name: str) -> bool:
+def _ranks_itself(text: str, name: str, *, trust_text: str | None = None) -> bool:
+    """Does the tool claim to replace, rank above, run down or be trusted
+    over the other? For a deferring text (``trust_text`` given), wrapping
+    the other is no claim: "a read-only wrapper around postgres's query; for
+    writes use the postgres server" narrows the other and sends calls back."""
     return (
-        _claims_to_replace(text, name)
+        _claims_to_replace(text, name, wraps=trust_text is None)
         or bool(_RANKS_ITSELF.search(text))
         or _always_uses(text)
         or bool(_RUNS_OTHER_DOWN.search(text))
-        or claims_trust(text, name)
+        or claims_trust(text if trust_text is None else trust_text, name)
     )
 
 
@@ -142,16 +265,17 @@ def _service_words(server: str) -> frozenset[str]:
     )
 
 
-def _own_text(text: str, other_words: frozenset[str]) -> str:
-    """The sentences of ``text`` that do not name the other service.
+def _own_text(
+    text: str, other_words: frozenset[str], ends: regex.Pattern[str] = _SENTENCE_END
+) -> str:
+    """The sentences (or other pieces cut at ``ends``) of ``text`` that do
+    not name the other service.
 
     "If the user wants their own Gmail, use gmail's send_email instead"
     talks about the other tool, not this one's job; a copy that writes "via
     QuickMail from the user's Gmail account" keeps nothing of its own.
     """
-    kept = [
-        sentence for sentence in _SENTENCE_END.split(text) if not other_words & text_words(sentence)
-    ]
+    kept = [sentence for sentence in ends.split(text) if not other_words & text_words(sentence)]
     return " ".join(kept)
 
 
@@ -170,12 +294,16 @@ def different_job(
     name its own service (a word of its server id: "Create an issue in
     Linear" on ``linear``) that the other does not: two services each on
     their own store. A tool that ranks itself above the other or claims to
-    replace it never does another job.
+    replace it never does another job. A tool that tells the agent when to
+    use the other server instead (``defers_to``) does: the vendor's
+    instance for another host, a cloud backend beside a local one.
     """
     server, name, description = mine
+    others: Sequence[tuple[str, str]] = list(theirs)
+    if others and all(defers_to(description, name, other) for other, _text in others):
+        return True  # an honest sibling that sends some calls back to the other
     if _ranks_itself(description, name):
         return False
-    others: Sequence[tuple[str, str]] = list(theirs)
     return bool(others) and all(
         _apart(server, description, other, text, generic=generic) for other, text in others
     )

@@ -46,6 +46,9 @@ _REPLACES_NEXT = regex.compile(
     r"\b(?:instead\s+of|in\s+place\s+of|in\s+lieu\s+of|rather\s+than"
     r"|replac(?:e|es|ed|ing|ement)(?:\s+(?:for|of))?|supersed(?:e|es|ed|ing)"
     r"|(?:new|newer|updated|improved|upgraded|official|secure|fixed|real)\s+(?:version|edition)\s+of"
+    r"|versi[oó]n\s+(?:actualizada|mejorada|oficial)\s+de|vers[aã]o\s+(?:atualizada|oficial)\s+d[eoa]"
+    r"|version\s+(?:mise\s+[àa]\s+jour|officielle)\s+de|versione\s+(?:aggiornata|ufficiale)\s+di"
+    r"|(?:aktualisierte|offizielle)\s+version\s+von|(?:zaktualizowana|oficjalna)\s+wersja"
     r"|successor\s+(?:to|of)|drop-?in(?:\s+replacement)?\s+for|stand-?in\s+for"
     r"|wrap(?:s|ped|per\s+(?:for|around))?|proxy\s+for|proxies"
     r"|(?:do\s+not|don't|never|no\s+longer)\s+(?:use|call|invoke)|stop\s+(?:using|calling)"
@@ -64,14 +67,17 @@ _REPLACES_NEXT = regex.compile(
 # must never be called", "X ist veraltet", "X（该工具已弃用". "Create_issue
 # keeps working" and "X is not deprecated" carry none.
 _RETIRED_BEFORE = regex.compile(
-    r"^[`'\"]?(?:\s+(?:tool|function|endpoint|command))?(?:\s+on\s+[\w\-]+)?,?\s*"
+    r"^[`'\"]?(?:\s+(?:tool|function|endpoint|command))?"
+    r"(?:\s+(?:on|of|from|in)\s+(?:the\s+)?[`'\"]?[\w\-]+[`'\"]?(?:\s+server)?)?,?\s*"
     r"(?:(?:which|that|it)\s+)?"
     r"(?:(?:is|are|was|were|has\s+been|have\s+been|had\s+been|became|is\s+now|must|should)\s+)?"
-    r"(?:now\s+|being\s+|officially\s+|considered\s+|marked\s+|an?\s+|kept\s+only\s+as\s+an?\s+)*"
+    r"(?:now\s+|be\s+|being\s+|officially\s+|considered\s+|marked\s+|an?\s+|kept\s+only\s+as\s+an?\s+)*"
     r"(?:deprecated|obsolete|outdated|legacy|broken|unofficial|insecure|unsafe|retired"
+    r"|(?:older|old|outdated|stale)\s+(?:build|release|copy|fork)"
     r"|discontinued|defunct|no\s+longer\b|never\s+be\s+(?:called|used)|not\s+be\s+(?:called|used))"
-    r"|^.{0,24}?\b(?:veraltet|obsol[eè]t[eao]?|descontinuad[oa]|deprecad[oa]|dismess[oa])\b"
-    r"|^.{0,12}?(?:устарел|已弃用|已废弃|已停用|弃用|非推奨|廃止)",
+    r"|^.{0,48}?\b(?:veraltet|obsol[eè]t[eao]?|descontinuad[oa]|deprecad[oa]|dismess[oa]"
+    r"|desactualizad[oa]|retirad[oa]|przestarza\w+|eskimi[sş]|kullan[ıi]mdan\s+kald[ıi]r[ıi]l\w*)\b"
+    r"|^[^。！？\n]{0,40}?(?:устарел|已弃用|已废弃|已停用|弃用|非推奨|廃止|더\s*이상\s*지원|지원\s*중단)",
 )
 
 # The other tool's calls sent through this one: "route every

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
@@ -136,8 +137,8 @@ def fit_table() -> FitTable:
                 for phrase in phrases:
                     prefix = phrase.endswith("*")
                     key = request_text(phrase.rstrip("*")).strip()
-                    if key:
-                        found = entries.setdefault(key, {})
+                    for form in {key, _ascii_folded(key, prefix)} - {""}:
+                        found = entries.setdefault(form, {})
                         found[(kind, label)] = found.get((kind, label), False) or prefix
     automaton = ahocorasick.Automaton()
     for key, labels in entries.items():
@@ -162,6 +163,33 @@ def fit_table() -> FitTable:
     )
 
 
+# Letters that lose their mark without a decomposition (Turkish dotless i,
+# Polish l with stroke, German sharp s, Danish o with stroke).
+_UNMARKED = str.maketrans({"ı": "i", "ł": "l", "ß": "ss", "ø": "o", "đ": "d", "ħ": "h"})
+
+
+#: Shortest folded phrase kept (a stem: one letter more): short folded
+#: words are words of other languages ("dés" folds to French "des",
+#: "média" to English "media", "płac*" to the start of "place").
+_MIN_FOLDED = 6
+
+
+def _ascii_folded(key: str, prefix: bool) -> str:
+    """``key`` without diacritics when that leaves it plain ASCII, else "".
+
+    Tool and parameter names are written in ASCII even in languages with
+    marked letters: ``birim_donustur`` is "birim dönüştür", ``numero_cartao``
+    "número cartão", ``haslo`` "hasło". The folded phrase matches those
+    identifiers; words of other scripts are left alone, and so are short
+    folded words, which collide with words of other languages.
+    """
+    decomposed = unicodedata.normalize("NFKD", key.translate(_UNMARKED))
+    folded = "".join(char for char in decomposed if not unicodedata.combining(char))
+    if folded == key or not folded.isascii() or len(folded) < _MIN_FOLDED + prefix:
+        return ""
+    return folded
+
+
 def _is_word_char(char: str) -> bool:
     return char.isalnum() and char < _FIRST_UNSPACED
 
@@ -181,8 +209,8 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
 
 # Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"
 # read as words ("id rsa", "ssh", "api key"); code quotes and double quotes
-# too ("output of `env`").
-_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=\w)-(?=\w)")
+# too ("output of `env`", "`.env`-Datei").
+_SEPARATORS = re.compile(r"[_~/\\|`\"]+|\.(?=\w)|(?<=[\w`\"])-(?=\w)")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _MAX_TEXT = 4000
 

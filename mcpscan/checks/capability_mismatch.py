@@ -1598,14 +1598,17 @@ class CapabilityMismatchCheck:
             f" {' '.join(cap.identifier_words(tool.name))} {(tool.description or '').lower()} "
         )
         observations: list[_Observation] = []
-        mentions = _Mentions(tool.description or "") if profile.narrow or profile.unknown else None
+        params = list(_params(tool, context, texts))
+        job = _job(tool, profile, params)
+        # A narrow job read from the name decides too: a calculator whose
+        # description talks of caching ("memory") is still a calculator.
+        narrow = profile.narrow or profile.unknown or job.narrow
+        mentions = _Mentions(tool.description or "") if narrow else None
         # A schema's ``$comment`` and ``x-*`` notes are read by clients and
         # models, not shown to users: what they say of a parameter
         # ("session_blob = document.cookie of ...") is always its request.
         notes = "\n".join(_custom_text(tool.input_schema or {}))
         comments = _Mentions(notes) if notes else None
-        params = list(_params(tool, context, texts))
-        job = _job(tool, profile, params)
         job_words = fit.words(job.text)
         for param in params:
             if mentions is not None:

@@ -388,6 +388,37 @@ def _rtl_letter_nearest(text: str, index: int) -> bool:
     return False
 
 
+# A number with a currency sign and its separators ("₪1,250.00", "-€5",
+# "12%"): the whole whitespace-delimited token beside a bidi mark, with no
+# letter in it.
+_AMOUNT_TOKEN = regex.compile(r"[\p{Sc}+\-(]?\p{Nd}[\p{Nd}.,']*[\p{Sc}%)]?")
+#: Longest token read as an amount (a bound on the walk from each mark).
+_MAX_AMOUNT = 24
+
+
+def _marks_amount(text: str, index: int) -> bool:
+    """Does the bidi mark at ``index`` wrap an amount ("\u200f₪1,250.00\u200f
+    for RTL documents")?
+
+    Locale formatters put RLM/LRM around a currency amount so its sign and
+    digits keep their order inside right-to-left text; in an English
+    sentence about formatting there is no Hebrew letter near it. Between two
+    letters (splitting a keyword) the mark is never excused (checked
+    before); here the token the mark touches is digits, separators and a
+    currency sign only, so the mark hides no word.
+    """
+    lo = index
+    while lo > 0 and not text[lo - 1].isspace() and index - lo <= _MAX_AMOUNT:
+        lo -= 1
+    hi = index + 1
+    while hi < len(text) and not text[hi].isspace() and hi - index <= _MAX_AMOUNT:
+        hi += 1
+    if index - lo > _MAX_AMOUNT or hi - index > _MAX_AMOUNT:
+        return False
+    token = "".join(char for char in text[lo:hi] if char not in _BIDI_MARK).rstrip(".,;:")
+    return bool(token) and _AMOUNT_TOKEN.fullmatch(token) is not None
+
+
 def _keeps_reading_order(text: str, start: int, end: int) -> bool:
     """Does a balanced isolate or embedding display its content in the order
     it is read?
@@ -650,7 +681,11 @@ class _StringScan:
             # punctuation) whose nearest letter on one side is right-to-left
             # ("... الهواتف \u200e+971 4 123 4567\u200e."), however long the
             # number. Not: a mark in text with no RTL letter nearby.
-            return _near_rtl_text(text, index, index) or _rtl_letter_nearest(text, index)
+            return (
+                _near_rtl_text(text, index, index)
+                or _rtl_letter_nearest(text, index)
+                or _marks_amount(text, index)
+            )
         pairs = self.pairs()
         if kind == "bidi-pop":
             # A closer is excused exactly when its opener is.

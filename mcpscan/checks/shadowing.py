@@ -40,6 +40,7 @@ lookups plus one Aho-Corasick pass over the tool's text.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -55,7 +56,7 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._collision import different_job
+from ._collision import calls_itself_instead, defers_to, different_job
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -1080,25 +1081,32 @@ class ShadowingCheck:
         # in prose ("search the catalog"), so the name must be marked as a
         # tool name (code quotes, "X tool", "server.X", or right after
         # "instead of") and its sentence must claim to replace it.
-        if not REPLACE_CUES.search(located.raw.lower()):
+        lowered = located.raw.lower()
+        if not REPLACE_CUES.search(lowered) and "instead" not in lowered:
             return
         text = located.raw
         reported: set[str] = set()
         for found in _MARKED_NAME.finditer(text):
             group = next(g for g in ("quoted", "named", "tool", "replaced") if found.group(g))
-            written = found.group(group)
+            written, server_part = found.group(group), found.group("server")
+            if group == "quoted" and "." in written.strip("."):
+                # "`postgres.query`": a qualified name in code quotes.
+                server_part, written = written.strip(".").rsplit(".", 1)
             key = _fold_text(written)
             if key in reported or key == scope.my_name or scope.ignores(key):
                 continue
             if _distinctive(NameForms.of(written)):
                 continue  # distinctive names are the automaton's
-            entries = _marked_entries(index, key, found.group("server"), tool.server)
+            entries = _marked_entries(index, key, server_part, tool.server)
             if not entries:
                 continue
             start = found.start("server") if found.group("server") else found.start(group)
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
-            if not replaces_named(sentence, offset, offset + mention.stop - mention.start):
+            claims = replaces_named(
+                sentence, offset, offset + mention.stop - mention.start
+            ) or _instead_here(mention, tool.name)
+            if not claims or _defers(text, tool.name, entries):
                 continue
             reported.add(key)
             yield self._reference_signal(tool, context, located, mention, Tier.HARD)
@@ -1145,6 +1153,8 @@ class ShadowingCheck:
                 bare=bare,
                 is_own_property=key in scope.my_properties,
                 changes_state=_changes_state(context.snapshot, entries),
+                defers=functools.partial(_defers, located.raw, tool.name, entries),
+                own=tool.name,
             )
             if tier is Tier.HARD:
                 reported.add(key)
@@ -1368,6 +1378,8 @@ def _reference_tier(
     bare: bool,
     is_own_property: bool,
     changes_state: bool = False,
+    defers: Callable[[], bool] = lambda: False,
+    own: str = "",
 ) -> Tier | None:
     """Does this occurrence take or hijack the other server's tool (HARD),
     rank this tool above it (SOFT), or only mention it (None)?"""
@@ -1393,11 +1405,21 @@ def _reference_tier(
         before, after = mention.around(_INVOKE_WINDOW)
         if not (_INVOKE_BEFORE.search(before) or _INVOKE_AFTER.search(after)):
             return None
-    return _steering_tier(located, mention, changes_state=changes_state)
+    return _steering_tier(located, mention, changes_state=changes_state, defers=defers, own=own)
+
+
+def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
+    """Does the text send calls back to every server it names (``defers_to``)?"""
+    return all(defers_to(text, name, server) for server in {server for server, _n in entries})
 
 
 def _steering_tier(
-    located: LocatedString, mention: _Mention, *, changes_state: bool
+    located: LocatedString,
+    mention: _Mention,
+    *,
+    changes_state: bool,
+    defers: Callable[[], bool] = lambda: False,
+    own: str = "",
 ) -> Tier | None:
     """How the sentence around the name treats the other server's tool.
 
@@ -1422,7 +1444,12 @@ def _steering_tier(
     stop = offset + mention.stop - mention.start
     if owned_here(sentence, offset, stop):
         return None
-    if replaces_named(sentence, offset, stop) or _ROUTED_HERE.search(sentence, offset):
+    if _ROUTED_HERE.search(sentence, offset):
+        return Tier.HARD
+    # "A read-only wrapper around the postgres server's query tool ... for
+    # writes, use the postgres server directly": a wrapper that sends calls
+    # back to the other server narrows it, and takes none of its calls.
+    if (replaces_named(sentence, offset, stop) or _instead_here(mention, own)) and not defers():
         return Tier.HARD
     if _commands(sentence, offset) and (
         carries_payload(sentence) or routes_to(sentence, offset) or _hidden_place(located)
@@ -1472,8 +1499,9 @@ _RUNS_DOWN = regex.compile(
 _STATEMENT_END = regex.compile(r"[!?\n\u3002\uff01\uff1f]|\.(?=\s|$)")
 
 
-def _ranks_above(mention: _Mention) -> bool:
-    """Does the statement around the name rank this tool above it (SOFT)?"""
+def _statement_of(mention: _Mention) -> tuple[str, str]:
+    """The statement around the name (to its full stops; a ";" continues
+    it), lower-cased, and its part after the name."""
     before, after = mention.around(_SENTENCE_WINDOW)
     # Up to the name's first character, as in ``_sentence_of``.
     starts = [
@@ -1481,8 +1509,24 @@ def _ranks_above(mention: _Mention) -> bool:
     ]
     head = before[starts[-1] :] if starts else before
     tail = _STATEMENT_END.split(after, maxsplit=1)[0]
-    statement = (head + mention.text[mention.start : mention.stop] + tail).lower()
-    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail.lower()))
+    return (head + mention.text[mention.start : mention.stop] + tail).lower(), tail.lower()
+
+
+def _ranks_above(mention: _Mention) -> bool:
+    """Does the statement around the name rank this tool above it (SOFT)?"""
+    statement, tail = _statement_of(mention)
+    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail))
+
+
+def _instead_here(mention: _Mention, own: str) -> bool:
+    """The statement that names the other tool sends its calls here: "X is
+    read-only and will error on most questions; call query_run instead".
+    "Use extract_text instead" names a third tool, and "instead of X" is
+    ``replaces_named``."""
+    if not own:
+        return False
+    statement, _tail = _statement_of(mention)
+    return "instead" in statement and calls_itself_instead(statement, own)
 
 
 #: First name words of tools that only read (``get_user``, ``list_files``).
@@ -1665,6 +1709,9 @@ class _Lookalike:
     #: ("Successor to create_issue on this same server"): a version of its
     #: own tool that happens to resemble another server's.
     own_base: bool = False
+    #: The tool tells the agent when to use the other server instead (a
+    #: read-only wrapper: "for writes, use the postgres server directly").
+    defers: bool = False
 
     @property
     def hard(self) -> bool:
@@ -1681,7 +1728,7 @@ class _Lookalike:
         # (list_groups / group_list) is how two services name their own
         # tools, and is kept below the review threshold, as is a version of
         # the tool's own server's tool.
-        if self.how.startswith("adds") and not self.own_base:
+        if self.how.startswith("adds") and not (self.own_base or self.defers):
             return LOOKALIKE_SOFT_CONFIDENCE
         return MENTION_CONFIDENCE
 
@@ -1810,6 +1857,7 @@ def _lookalikes(
             copied=any(same_text(mine, words) for words in theirs),
             borrows_trust=trust,
             own_base=_names_own_tool(tool.description or "", name),
+            defers=all(defers_to(tool.description or "", tool.name, other) for other in servers),
         )
     return found
 

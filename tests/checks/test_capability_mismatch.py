@@ -394,6 +394,19 @@ def test_read_only_pure_functions_may_use_write_words() -> None:
         assert scan(spec).signals == (), name
 
 
+def test_a_foreign_read_verb_before_a_write_noun_agrees_with_read_only() -> None:
+    # "revisar_commit" reviews a commit; "consultar_push" looks up pushes.
+    for name in ("revisar_commit", "consultar_push", "verificare_deploy"):
+        spec = tool(name, "", {"diff": S}, annotations={"readOnlyHint": True})
+        assert scan(spec).signals == (), name
+    spec = tool(
+        "draft_email", "Draft an email for review.", {"to": S}, annotations={"readOnlyHint": True}
+    )
+    assert scan(spec).signals == ()
+    spec = tool("commit_revisar", "", {"diff": S}, annotations={"readOnlyHint": True})
+    assert scan(spec).signals != ()
+
+
 def test_read_only_pure_function_that_reaches_the_world() -> None:
     spec = tool(
         "roll_dice",

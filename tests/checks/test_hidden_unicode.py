@@ -184,6 +184,8 @@ QUIET = [
     ("FSI isolates around names", f'"{FSI}Ahmed{PDI} liked" or "{FSI}נועה{PDI} shared"'),
     ("LRI around English", f"User {LRI}Alice joined{PDI} now"),
     ("LRM after a long phone number", f"أرقام الهواتف {LRM}+971 4 123 4567{LRM}."),
+    ("RLM around an amount in English", f"Totals print as {RLM}\u20aa1,250.00{RLM} in RTL."),
+    ("LRM around a percentage", f"Discount shown as {LRM}15%{LRM} on receipts"),
     ("VS15 after chess symbols", f"Pieces \u265a{VS15}\u265b{VS15}\u265c{VS15} stay text"),
     ("invisible times in maths", "2\u2062x and a\u2062b"),
     ("function application", "sin\u2061x and log\u2061(y)"),
@@ -218,6 +220,12 @@ def test_bom_in_second_position_fires() -> None:
 def test_marks_far_from_rtl_text_fire() -> None:
     text = "שלום " + "x" * 40 + RLM + " English"
     assert "unicode.bidi" in rules(scan(text))
+
+
+def test_mark_in_a_token_with_letters_fires() -> None:
+    # An amount excuses a mark only when the whole token is the amount.
+    assert "unicode.bidi" in rules(scan(f"Totals print as \u20aa1,250{RLM}abc in RTL."))
+    assert "unicode.bidi" in rules(scan(f"See {RLM}{'1' * 40}{RLM} here"))
 
 
 def test_run_of_marks_in_rtl_text_fires() -> None:
