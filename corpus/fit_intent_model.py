@@ -55,6 +55,11 @@ SEED = 7
 EPOCHS = 12
 STEP = 0.1
 L2 = 1e-4
+#: How far below the lowest record part of a firing training clause the
+#: scan-time gate stands. Leave-one-round-out validation lost no held-out
+#: catch at 0 (14 caught at 0, 0.5 and 1.0), and 0 skips the words of 55%
+#: of real tools' gated clauses (32% at 1.0).
+FLOOR_MARGIN = 0.0
 #: Weight of a positive against a negative clause (there are many more
 #: negative clauses than attacking ones).
 POSITIVE_WEIGHT = 1.0
@@ -100,7 +105,9 @@ def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
     config = Config()
     # Today's verdict without the model: a threshold it can never reach.
     _intent_model._model.cache_clear()
-    silent = _intent_model._Model(bias=-60.0, threshold=2.0, buckets=BUCKETS, weights={})
+    silent = _intent_model._Model(
+        bias=-60.0, threshold=2.0, buckets=BUCKETS, record_floor=math.inf, weights={}
+    )
     real_model = _intent_model._model
     _intent_model._model = lambda: silent  # type: ignore[assignment]
     try:
@@ -148,12 +155,38 @@ def _sgd(samples: Sequence[tuple[tuple[str, ...], int, float]]) -> dict[str, flo
     return weights
 
 
-def _entry_score(weights: Mapping[str, float], entry: Entry) -> float:
-    """The most any clause the model may speak on scores (as at scan time)."""
+def _entry_score(weights: Mapping[str, float], entry: Entry, floor: float = -math.inf) -> float:
+    """The most any clause the model may speak on scores (as at scan time:
+    no rule fired on it and its record part reaches the floor)."""
+    pairs = zip(entry.clauses, entry.ruled, strict=True)
     scores = (
-        _clause_score(weights, c) for c, r in zip(entry.clauses, entry.ruled, strict=True) if not r
+        _clause_score(weights, c)
+        for c, ruled in pairs
+        if not ruled and _record_part(weights, c) >= floor
     )
     return max(scores, default=0.0)
+
+
+def _is_word(feature: str) -> bool:
+    return feature[0] == "w" and feature[1:].isdigit()
+
+
+def _record_part(weights: Mapping[str, float], features: tuple[str, ...]) -> float:
+    return weights.get("bias", 0.0) + sum(weights.get(f, 0.0) for f in features if not _is_word(f))
+
+
+def record_floor(weights: Mapping[str, float], entries: Sequence[Entry], threshold: float) -> float:
+    """The scan-time gate: the lowest record part (bias plus the named
+    features, words left out) of any training clause that reaches the
+    threshold, less ``FLOOR_MARGIN``. A clause below it is not read further
+    (its words are not hashed), which skips most clauses of real tools."""
+    parts = [
+        _record_part(weights, c)
+        for e in entries
+        for c, ruled in zip(e.clauses, e.ruled, strict=True)
+        if not ruled and _clause_score(weights, c) >= threshold
+    ]
+    return round(min(parts, default=weights.get("bias", 0.0)) - FLOOR_MARGIN, 3)
 
 
 def _clause_score(weights: Mapping[str, float], features: tuple[str, ...]) -> float:
@@ -179,9 +212,15 @@ def train(entries: Sequence[Entry]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in sorted(weights.items()) if abs(round(v, 3)) >= 0.001}
 
 
-def _figures(weights: Mapping[str, float], held: Sequence[Entry], threshold: float) -> str:
+def _figures(
+    weights: Mapping[str, float],
+    train_set: Sequence[Entry],
+    held: Sequence[Entry],
+    threshold: float,
+) -> str:
     """What the model adds on a held-out round at one threshold."""
-    fires = {id(e): _entry_score(weights, e) >= threshold for e in held}
+    floor = record_floor(weights, train_set, threshold)
+    fires = {id(e): _entry_score(weights, e, floor) >= threshold for e in held}
     silent = [e for e in held if e.label and e.rules_rank == 0]
     catchable = [e for e in silent if e.expect == 1]
     caught = sum(fires[id(e)] for e in catchable)
@@ -196,9 +235,11 @@ def _figures(weights: Mapping[str, float], held: Sequence[Entry], threshold: flo
     )
 
 
-def _benign_figures(weights: Mapping[str, float], benign: Sequence[Entry], t: float) -> str:
+def _benign_figures(
+    weights: Mapping[str, float], floor: float, benign: Sequence[Entry], t: float
+) -> str:
     rules = sum(e.rules_rank > 0 for e in benign)
-    model = sum(e.rules_rank == 0 and _entry_score(weights, e) >= t for e in benign)
+    model = sum(e.rules_rank == 0 and _entry_score(weights, e, floor) >= t for e in benign)
     return f"real tools raised {rules} -> {rules + model} of {len(benign)}"
 
 
@@ -208,12 +249,14 @@ def validate(
     """Leave one round out: train on every other round and the base corpus,
     print the held-out round's figures per threshold."""
     for held_out in ROUNDS:
-        weights = train([e for e in entries if e.group != held_out])
+        train_set = [e for e in entries if e.group != held_out]
+        weights = train(train_set)
         held = [e for e in entries if e.group == held_out]
         for t in thresholds:
-            line = f"{held_out} t={t}: {_figures(weights, held, t)}"
+            line = f"{held_out} t={t}: {_figures(weights, train_set, held, t)}"
             if benign:
-                line += f"; {_benign_figures(weights, benign, t)}"
+                floor = record_floor(weights, train_set, t)
+                line += f"; {_benign_figures(weights, floor, benign, t)}"
             print(line)
 
 
@@ -244,6 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "clauses": sum(len(e.clauses) for e in entries if e.usable),
             "seed": SEED,
         },
+        "record_floor": record_floor(weights, entries, args.threshold),
         "bias": weights.pop("bias", 0.0),
         "buckets": BUCKETS,
         "threshold": args.threshold,

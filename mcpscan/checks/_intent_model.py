@@ -3,8 +3,8 @@
 The ``intent.*`` rules fire on combinations someone thought of; an author
 who never saw them writes other combinations. This scorer reads the same
 clause record the rules read (who is addressed, which action cues, which
-objects and scopes, triggers, concealment, which rules' parts are present)
-plus the clause's own words, and weighs them with a logistic regression
+objects and scopes, triggers, concealment, actions the tool's job does not
+name) plus the clause's own words, and weighs them with a logistic regression
 fitted on the labelled corpus (``corpus/fit_intent_model.py``). Its
 weights are data, committed as ``mcpscan/lexicon/weights_intent_model.json``.
 
@@ -17,13 +17,16 @@ a model that reads them learns to defer to them and adds little where
 they are silent, which is the only place it speaks.
 
 What it must leave alone: every clause it scores is one the intent gate
-already yields (it holds a cue some rule needs), so plain product prose is
-never read; and a fitted threshold, chosen on held-out rounds, keeps real
-tools' usage notes ("use `list_tables` before `query`") below it.
+already yields (it holds a cue some rule needs) and no intent rule fired
+on, so plain product prose is never read and a reported clause gets no
+second voice; a fitted threshold, chosen by leave-one-round-out
+validation, keeps real tools' usage notes ("use `list_tables` before
+`query`") below it.
 
 Its signal is SOFT only: a learned score is evidence for a person, never
-proof, and never quarantines. Scoring is deterministic: features are
-summed in sorted order and the probability is rounded.
+proof, and never quarantines. Scoring is deterministic: the weights are
+summed exactly (``math.fsum``, whatever the order) and the probability is
+rounded.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import itertools
 import json
 import math
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from importlib import resources
 
 import attrs
@@ -42,7 +45,16 @@ import regex
 from .._instruction import ACTION_CUES, Clause, ToolScope
 from . import _intent_rules
 
-__all__ = ["MODEL_RULE", "NAMES", "THREATS", "ModelScore", "features", "score", "with_model"]
+__all__ = [
+    "MODEL_RULE",
+    "NAMES",
+    "THREATS",
+    "ModelScore",
+    "features",
+    "finding",
+    "score",
+    "with_model",
+]
 
 MODEL_RULE = "intent.model"
 #: The threat and name of every intent rule, the model's included.
@@ -66,7 +78,13 @@ class _Model:
     bias: float
     threshold: float
     buckets: int
+    #: The cheap gate: a clause whose record part (bias plus named features)
+    #: is below this is not read further (see ``finding``).
+    record_floor: float
+    #: Weights of the named (record) features.
     weights: Mapping[str, float]
+    #: Weight of each word bucket, by index (``w<index>`` in the data file).
+    words: tuple[float, ...] = ()
 
 
 @attrs.frozen
@@ -81,16 +99,22 @@ class ModelScore:
 def _model() -> _Model:
     path = resources.files("mcpscan") / "lexicon" / "weights_intent_model.json"
     data = json.loads(path.read_text(encoding="utf-8"))
+    buckets = int(data["buckets"])
+    words = [0.0] * buckets
+    named: dict[str, float] = {}
+    for key, value in data["weights"].items():
+        if key.startswith("w") and key[1:].isdigit():
+            words[int(key[1:])] = float(value)
+        else:
+            named[str(key)] = float(value)
     return _Model(
         bias=float(data["bias"]),
         threshold=float(data["threshold"]),
-        buckets=int(data["buckets"]),
-        weights={str(k): float(v) for k, v in data["weights"].items()},
+        buckets=buckets,
+        record_floor=float(data["record_floor"]),
+        weights=named,
+        words=tuple(words),
     )
-
-
-def _bucket(token: str, buckets: int) -> str:
-    return f"w{zlib.crc32(token.encode('utf-8')) % buckets}"
 
 
 def _tokens(text: str) -> list[str]:
@@ -106,10 +130,12 @@ def _tokens(text: str) -> list[str]:
     return tokens[:_MAX_WORDS]
 
 
-def _word_features(text: str, buckets: int) -> Iterable[str]:
+def _word_buckets(text: str, buckets: int) -> set[int]:
+    """The hashed buckets of the clause's words and word pairs (CRC-32: the
+    same in every process, unlike ``hash``)."""
     tokens = _tokens(text)
-    yield from (_bucket(t, buckets) for t in tokens)
-    yield from (_bucket(f"{a} {b}", buckets) for a, b in itertools.pairwise(tokens))
+    grams = itertools.chain(tokens, (f"{a} {b}" for a, b in itertools.pairwise(tokens)))
+    return {zlib.crc32(gram.encode("utf-8")) % buckets for gram in grams}
 
 
 def _record_features(clause: Clause, scope: ToolScope) -> set[str]:
@@ -141,8 +167,8 @@ def _record_features(clause: Clause, scope: ToolScope) -> set[str]:
     found |= {f"f:{flag}" for flag, on in flags.items() if on}
     # An action and what it acts on, together: "transmit" with an outside
     # address or "conceal" with a trigger weighs more than either alone.
-    actions = sorted(c for c in clause.cues if c in ACTION_CUES)
-    objects = sorted(clause.cues - ACTION_CUES) + sorted(f for f in found if f[0] in "sf")
+    actions = clause.cues & ACTION_CUES
+    objects = (clause.cues - ACTION_CUES) | {f for f in found if f[0] in "sf"}
     found |= {f"a:{a}&{o}" for a in actions for o in objects}
     if clause.addressed:
         found |= {f"addr&{a}" for a in actions}
@@ -153,7 +179,7 @@ def features(clause: Clause, scope: ToolScope, buckets: int) -> tuple[str, ...]:
     """Every feature of one clause, sorted: the record's named features and
     the hashed words (``w<bucket>``). Also used by the training script."""
     found = _record_features(clause, scope)
-    found.update(_word_features(clause.text, buckets))
+    found.update(f"w{index}" for index in _word_buckets(clause.text, buckets))
     return tuple(sorted(found))
 
 
@@ -161,9 +187,33 @@ def score(clause: Clause, scope: ToolScope) -> ModelScore:
     """The model's probability (a fitted logistic regression) that the
     clause is an attack, and whether it reaches the fitted threshold."""
     model = _model()
-    total = model.bias
-    for feature in features(clause, scope, model.buckets):
-        total += model.weights.get(feature, 0.0)
+    return _scored(model, _record_values(model, clause, scope), clause)
+
+
+def finding(clause: Clause, scope: ToolScope) -> float | None:
+    """The model's probability when it reaches the threshold, else None.
+
+    Gated for cost: the clause's words are hashed only when its record part
+    (bias plus the named features) reaches ``record_floor``, which the fit
+    sets a margin below that of every training clause that reaches the
+    threshold. Most clauses of real tools stop there."""
+    model = _model()
+    values = _record_values(model, clause, scope)
+    if model.bias + math.fsum(values) < model.record_floor:
+        return None
+    scored = _scored(model, values, clause)
+    return scored.probability if scored.fires else None
+
+
+def _record_values(model: _Model, clause: Clause, scope: ToolScope) -> list[float]:
+    return [model.weights.get(feature, 0.0) for feature in _record_features(clause, scope)]
+
+
+def _scored(model: _Model, values: list[float], clause: Clause) -> ModelScore:
+    words = [model.words[index] for index in _word_buckets(clause.text, model.buckets)]
+    # fsum is exactly rounded: the total does not depend on the order of
+    # the sets the values come from (which varies between processes).
+    total = model.bias + math.fsum(values + words)
     probability = round(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total)))), 3)
     return ModelScore(probability=probability, fires=probability >= model.threshold)
 
@@ -179,9 +229,6 @@ def with_model(clause: Clause, scope: ToolScope) -> Iterator[tuple[_intent_rules
         yield hit, _intent_rules.confidence(hit)
     if hits:
         return
-    scored = score(clause, scope)
-    if scored.fires:
-        yield (
-            _intent_rules.IntentHit(rule_id=MODEL_RULE, features=(), clause=clause),
-            scored.probability,
-        )
+    probability = finding(clause, scope)
+    if probability is not None:
+        yield _intent_rules.IntentHit(rule_id=MODEL_RULE, features=(), clause=clause), probability

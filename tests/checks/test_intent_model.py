@@ -28,7 +28,14 @@ def _tool(description: str) -> dict[str, Any]:
 def confident(monkeypatch: pytest.MonkeyPatch) -> None:
     """A model that is sure of any clause holding a ``transmit`` cue, so the
     behaviour of the signal is tested apart from the fitted weights."""
-    model = _intent_model._Model(bias=-5.0, threshold=0.9, buckets=64, weights={"c:transmit": 10.0})
+    model = _intent_model._Model(
+        bias=-5.0,
+        threshold=0.9,
+        buckets=64,
+        record_floor=0.0,
+        weights={"c:transmit": 10.0},
+        words=(0.0,) * 64,
+    )
     monkeypatch.setattr(_intent_model, "_model", lambda: model)
 
 
@@ -113,3 +120,18 @@ def test_the_score_is_the_same_bytes_on_every_run() -> None:
     assert _intent_model.features(clauses[-1], scope, 64) == tuple(
         sorted(_intent_model.features(clauses[-1], scope, 64))
     )
+
+
+def test_a_clause_below_the_record_floor_is_not_read_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Its words would carry it over the threshold, but its record part is
+    # below the floor: the cheap gate stops it before the words are hashed.
+    model = _intent_model._Model(
+        bias=-5.0, threshold=0.9, buckets=64, record_floor=0.0, weights={}, words=(10.0,) * 64
+    )
+    monkeypatch.setattr(_intent_model, "_model", lambda: model)
+    tool, scope = _scope("Converts units. Please send the result to the team.")
+    clause = analyze(tool.description or "", scope)[-1]
+    assert _intent_model.score(clause, scope).fires
+    assert _intent_model.finding(clause, scope) is None
