@@ -53,7 +53,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_rules
+from . import _intent_model, _intent_rules
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -449,8 +449,8 @@ class ImperativeDirectiveCheck:
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
         for clause in distinct_clauses(raw, scope):
-            for hit in _intent_rules.evaluate_clause(clause, scope):
-                score = _intent_rules.confidence(hit)
+            for hit, fitted in _intent_model.with_model(clause, scope):
+                score = fitted
                 # A quoted or example attack is a mention: never hard.
                 hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
                 if _mentioned(clause, located):
@@ -469,9 +469,9 @@ class ImperativeDirectiveCheck:
                 check_id=self.id,
                 rule_id=rule_id,
                 tier=Tier.HARD if hard else Tier.SOFT,
-                threat=_intent_rules.THREATS[rule_id],
+                threat=_intent_model.THREATS[rule_id],
                 confidence=score,
-                evidence=f"{_intent_rules.NAMES[rule_id]}: {quote.text}",
+                evidence=f"{_intent_model.NAMES[rule_id]}: {quote.text}",
                 location=located.location,
                 span=quote.span,
             )

@@ -1,0 +1,301 @@
+"""Fit the learned intent scorer (rule ``intent.model``).
+
+Reads every labelled entry of the training corpus (``corpus/*.jsonl``,
+``corpus/holdout``, ``corpus/captured.jsonl`` and the completed sealed
+rounds ``corpus/sealed/r1`` .. ``r6``), takes the clauses the intent gate
+yields for each of its strings (the clauses ``imperative-directive`` reads
+at scan time, mentioned ones left out), and fits a logistic regression over
+each clause's features (``mcpscan.checks._intent_model.features``).
+
+Labels are per entry, not per clause: a malicious description holds one
+attacking clause among honest ones. The fit is multiple-instance: a first
+pass gives every clause of a malicious entry an equal share of one positive;
+the second pass keeps, per malicious entry, only its highest-scoring clause
+as the positive. Every clause of a benign or hard-negative entry is a
+negative. Malicious entries of classes whose attack is not an instruction
+(hidden characters, encoded payloads, embedded secrets) are not read.
+
+Deterministic: entries in file order, a fixed seed for the SGD order, a
+fixed number of epochs and steps, weights rounded to three decimals.
+
+    python corpus/fit_intent_model.py                 # fit and write the model
+    python corpus/fit_intent_model.py --validate ../shared/corpora
+        # leave-one-round-out: per held-out round r1..r6, attacks the rules
+        # miss that the model raises, look-alikes it raises, and (with a
+        # benign folder given) real tools it raises. The benign folder is
+        # only measured, never trained on.
+
+Plain Python: no runtime or training dependency beyond mcpscan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+import attrs
+
+from mcpscan._config import Config
+from mcpscan._eval import CorpusEntry, load_corpus, scan_entry
+from mcpscan._instruction import distinct_clauses, may_instruct, tool_scope
+from mcpscan._model import Tool, Verdict
+from mcpscan._snapshot import Snapshot
+from mcpscan._walk import view_tool
+from mcpscan.checks import _intent_model, _intent_rules
+from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
+
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6")
+BUCKETS = 4096
+SEED = 7
+EPOCHS = 12
+STEP = 0.1
+L2 = 1e-4
+#: How far below the lowest record part of a firing training clause the
+#: scan-time gate stands. Leave-one-round-out validation lost no held-out
+#: catch at 0 (14 caught at 0, 0.5 and 1.0), and 0 skips the words of 55%
+#: of real tools' gated clauses (32% at 1.0).
+FLOOR_MARGIN = 0.0
+#: Weight of a positive against a negative clause (there are many more
+#: negative clauses than attacking ones).
+POSITIVE_WEIGHT = 1.0
+#: Classes whose malicious entries carry no instruction to learn from.
+NOT_INSTRUCTIONS = frozenset({"hidden-unicode", "decode-then-confirm", "embedded-secret"})
+#: Thresholds printed by validation beside the chosen one.
+THRESHOLDS = (0.9, 0.95, 0.98)
+_RANK = {Verdict.PASS: 0, Verdict.REVIEW: 1, Verdict.QUARANTINE: 2}
+
+
+@attrs.frozen
+class Entry:
+    """What the fit needs of one corpus entry."""
+
+    group: str  # "base", a round name, or "benign-measure"
+    label: int  # 1 malicious, 0 benign or hard negative
+    usable: bool  # a malicious entry of an instruction class, or any negative
+    expect: int  # rank of the expected verdict
+    rules_rank: int  # rank of today's verdict without the model
+    kind: str
+    clauses: tuple[tuple[str, ...], ...]
+    #: Per clause, whether an intent rule fired on it (the model is silent there).
+    ruled: tuple[bool, ...]
+
+
+def _clause_features(entry: CorpusEntry, config: Config) -> Iterator[tuple[tuple[str, ...], bool]]:
+    """The features of every clause the intent loop of imperative-directive reads."""
+    snapshot = Snapshot.from_servers({**entry.others, entry.server: [entry.tool]})
+    tool = Tool.from_mcp(entry.tool, server=entry.server)
+    scope = tool_scope(tool, snapshot)
+    for located in view_tool(tool, config).strings:
+        if located.field == "name" or not may_instruct(located.normalized):
+            continue
+        raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
+        for clause in distinct_clauses(raw, scope):
+            if _mentioned(clause, located):
+                continue
+            ruled = next(_intent_rules.evaluate_clause(clause, scope), None) is not None
+            yield _intent_model.features(clause, scope, BUCKETS), ruled
+
+
+def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
+    config = Config()
+    # Today's verdict without the model: a threshold it can never reach.
+    _intent_model._model.cache_clear()
+    silent = _intent_model._Model(
+        bias=-60.0, threshold=2.0, buckets=BUCKETS, record_floor=math.inf, weights={}
+    )
+    real_model = _intent_model._model
+    _intent_model._model = lambda: silent  # type: ignore[assignment]
+    try:
+        entries = []
+        for group, root in roots:
+            for item in load_corpus([root]):
+                label = int(item.label == "malicious")
+                clauses = tuple(_clause_features(item, config))
+                entries.append(
+                    Entry(
+                        group=group,
+                        label=label,
+                        usable=not label or item.cls not in NOT_INSTRUCTIONS,
+                        expect=_RANK[item.expect],
+                        rules_rank=_RANK[scan_entry(item, config).verdict],
+                        kind=item.kind or item.cls,
+                        clauses=tuple(features for features, _ruled in clauses),
+                        ruled=tuple(ruled for _features, ruled in clauses),
+                    )
+                )
+    finally:
+        _intent_model._model = real_model  # type: ignore[assignment]
+    return entries
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def _sgd(samples: Sequence[tuple[tuple[str, ...], int, float]]) -> dict[str, float]:
+    """Logistic regression by SGD in a seeded order; ``bias`` is a feature."""
+    weights: dict[str, float] = {}
+    order = list(range(len(samples)))
+    rng = random.Random(SEED)
+    for epoch in range(EPOCHS):
+        rng.shuffle(order)
+        step = STEP / (1.0 + epoch)
+        for index in order:
+            features, label, weight = samples[index]
+            z = weights.get("bias", 0.0) + sum(weights.get(f, 0.0) for f in features)
+            error = (_sigmoid(z) - label) * weight
+            for feature in ("bias", *features):
+                w = weights.get(feature, 0.0)
+                weights[feature] = w - step * (error + L2 * w)
+    return weights
+
+
+def _entry_score(weights: Mapping[str, float], entry: Entry, floor: float = -math.inf) -> float:
+    """The most any clause the model may speak on scores (as at scan time:
+    no rule fired on it and its record part reaches the floor)."""
+    pairs = zip(entry.clauses, entry.ruled, strict=True)
+    scores = (
+        _clause_score(weights, c)
+        for c, ruled in pairs
+        if not ruled and _record_part(weights, c) >= floor
+    )
+    return max(scores, default=0.0)
+
+
+def _is_word(feature: str) -> bool:
+    return feature[0] == "w" and feature[1:].isdigit()
+
+
+def _record_part(weights: Mapping[str, float], features: tuple[str, ...]) -> float:
+    return weights.get("bias", 0.0) + sum(weights.get(f, 0.0) for f in features if not _is_word(f))
+
+
+def record_floor(weights: Mapping[str, float], entries: Sequence[Entry], threshold: float) -> float:
+    """The scan-time gate: the lowest record part (bias plus the named
+    features, words left out) of any training clause that reaches the
+    threshold, less ``FLOOR_MARGIN``. A clause below it is not read further
+    (its words are not hashed), which skips most clauses of real tools."""
+    parts = [
+        _record_part(weights, c)
+        for e in entries
+        for c, ruled in zip(e.clauses, e.ruled, strict=True)
+        if not ruled and _clause_score(weights, c) >= threshold
+    ]
+    return round(min(parts, default=weights.get("bias", 0.0)) - FLOOR_MARGIN, 3)
+
+
+def _clause_score(weights: Mapping[str, float], features: tuple[str, ...]) -> float:
+    return _sigmoid(weights.get("bias", 0.0) + sum(weights.get(f, 0.0) for f in features))
+
+
+def train(entries: Sequence[Entry]) -> dict[str, float]:
+    """Two multiple-instance passes (see the module docstring)."""
+    usable = [e for e in entries if e.usable and e.clauses]
+    first: list[tuple[tuple[str, ...], int, float]] = []
+    for entry in usable:
+        share = POSITIVE_WEIGHT / len(entry.clauses) if entry.label else 1.0
+        first.extend((c, entry.label, share) for c in entry.clauses)
+    weights = _sgd(first)
+    second: list[tuple[tuple[str, ...], int, float]] = []
+    for entry in usable:
+        if entry.label:
+            best = max(entry.clauses, key=lambda c: _clause_score(weights, c))
+            second.append((best, 1, POSITIVE_WEIGHT))
+        else:
+            second.extend((c, 0, 1.0) for c in entry.clauses)
+    weights = _sgd(second)
+    return {k: round(v, 3) for k, v in sorted(weights.items()) if abs(round(v, 3)) >= 0.001}
+
+
+def _figures(
+    weights: Mapping[str, float],
+    train_set: Sequence[Entry],
+    held: Sequence[Entry],
+    threshold: float,
+) -> str:
+    """What the model adds on a held-out round at one threshold."""
+    floor = record_floor(weights, train_set, threshold)
+    fires = {id(e): _entry_score(weights, e, floor) >= threshold for e in held}
+    silent = [e for e in held if e.label and e.rules_rank == 0]
+    catchable = [e for e in silent if e.expect == 1]
+    caught = sum(fires[id(e)] for e in catchable)
+    raised = sum(fires[id(e)] for e in silent)
+    looks = [e for e in held if not e.label]
+    looks_rules = sum(e.rules_rank > 0 for e in looks)
+    looks_model = sum(e.rules_rank == 0 and fires[id(e)] for e in looks)
+    return (
+        f"attacks the rules leave at pass {len(silent)} (expecting review {len(catchable)}): "
+        f"model catches {caught}, raises {raised}; "
+        f"look-alikes raised {looks_rules} -> {looks_rules + looks_model} of {len(looks)}"
+    )
+
+
+def _benign_figures(
+    weights: Mapping[str, float], floor: float, benign: Sequence[Entry], t: float
+) -> str:
+    rules = sum(e.rules_rank > 0 for e in benign)
+    model = sum(e.rules_rank == 0 and _entry_score(weights, e, floor) >= t for e in benign)
+    return f"real tools raised {rules} -> {rules + model} of {len(benign)}"
+
+
+def validate(
+    entries: Sequence[Entry], benign: Sequence[Entry], thresholds: Sequence[float]
+) -> None:
+    """Leave one round out: train on every other round and the base corpus,
+    print the held-out round's figures per threshold."""
+    for held_out in ROUNDS:
+        train_set = [e for e in entries if e.group != held_out]
+        weights = train(train_set)
+        held = [e for e in entries if e.group == held_out]
+        for t in thresholds:
+            line = f"{held_out} t={t}: {_figures(weights, train_set, held, t)}"
+            if benign:
+                floor = record_floor(weights, train_set, t)
+                line += f"; {_benign_figures(weights, floor, benign, t)}"
+            print(line)
+
+
+def _roots(corpus: Path) -> list[tuple[str, Path]]:
+    roots = [("base", corpus)]
+    roots += [(r, corpus / "sealed" / r) for r in ROUNDS if (corpus / "sealed" / r).exists()]
+    return roots
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default="corpus")
+    parser.add_argument("--out", default="mcpscan/lexicon/weights_intent_model.json")
+    # Chosen by leave-one-round-out validation (docs/rules/intent-model.md).
+    parser.add_argument("--threshold", type=float, default=0.97)
+    parser.add_argument("--validate", metavar="BENIGN_FOLDER", nargs="?", const="")
+    args = parser.parse_args(argv)
+    entries = _read(_roots(Path(args.corpus)))
+    if args.validate is not None:
+        benign = _read([("benign-measure", Path(args.validate))]) if args.validate else []
+        validate(entries, benign, sorted({*THRESHOLDS, args.threshold}))
+        return 0
+    weights = train(entries)
+    result = {
+        "note": "Fitted by corpus/fit_intent_model.py; do not edit by hand.",
+        "fitted_on": {
+            "corpora": [root.as_posix() for _group, root in _roots(Path(args.corpus))],
+            "clauses": sum(len(e.clauses) for e in entries if e.usable),
+            "seed": SEED,
+        },
+        "record_floor": record_floor(weights, entries, args.threshold),
+        "bias": weights.pop("bias", 0.0),
+        "buckets": BUCKETS,
+        "threshold": args.threshold,
+        "weights": weights,
+    }
+    Path(args.out).write_text(json.dumps(result, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
