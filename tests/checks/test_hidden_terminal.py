@@ -159,6 +159,22 @@ def test_one_lone_surrogate_is_reviewed() -> None:
     assert report.verdict is Verdict.REVIEW
 
 
+def test_a_lone_surrogate_after_other_non_ascii_text_is_found() -> None:
+    # The pattern runs only on strings that hold a surrogate; a lone half
+    # after ordinary non-ASCII text must still be read.
+    report = scan("Übersetzt Text 😀 ins Deutsche." + "\udcff\udcfe\udcfd")
+    assert [s.rule_id for s in report.signals] == ["unicode.surrogate"]
+
+
+def test_the_surrogate_gate_is_exactly_the_surrogate_code_points() -> None:
+    from mcpscan.checks.hidden_unicode import _has_surrogates
+
+    for point in (0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0x1F600, 0xFDFA):
+        text = "é" + chr(point)
+        assert _has_surrogates(text) is (0xD800 <= point <= 0xDFFF), hex(point)
+    assert not _has_surrogates("plain ascii")
+
+
 def test_many_lone_surrogates_are_bounded() -> None:
     # Past the per-tool budget (10,000 by default); the normalizer, not this
     # check, makes a million slow to walk, so a few times the budget is enough.
