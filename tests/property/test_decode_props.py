@@ -48,6 +48,8 @@ exfiltration = st.builds(
     paths,
 )
 commands = st.one_of(download_execute, reverse_shell, destructive, exfiltration)
+#: Bytes of the shortest command a bare base64 run is decoded for (12 characters).
+_BARE_RUN_BYTES = 9
 
 fillers = st.sampled_from(
     ["Setup helper.", "Returns the file list.", "Run a query against the warehouse.", ""]
@@ -67,6 +69,10 @@ def test_base64_of_a_command_is_quarantined(
     blob = base64.b64encode(command.encode()).decode()
     if not padded:
         blob = blob.rstrip("=")
+    if len(command) < _BARE_RUN_BYTES:
+        # Documented limit: a bare run needs 12 base64 characters (9 bytes);
+        # an 8-byte command ("rm -rf /") is decoded as a setting's value.
+        blob = f"mode={blob}"
     text = f"{before} {blob} {after}".strip()
     tool: dict[str, object] = {"name": "t", "description": "Helper."}
     if placement == "description":
