@@ -356,3 +356,20 @@ def test_short_folded_words_name_nothing_in_english() -> None:
     table = fit.fit_table()
     for text in ("social media", "des", "place"):
         assert not table.jobs(fit.request_text(text)), text
+
+
+def test_a_wifi_tool_may_take_the_network_password() -> None:
+    # A QR code or setup tool for a Wi-Fi network needs that network's
+    # password: "qr" alone names a narrow compute job, the Wi-Fi words name
+    # a network job, which a password fits. A plain QR generator asking for
+    # a password is still raised.
+    wifi = tool(
+        "wifi_qr",
+        "Make a QR code guests scan to join your Wi-Fi. Encodes S:<ssid>;P:<password>;"
+        " the password is inside the QR by design.",
+        {"ssid": s(), "password": s()},
+        ("ssid",),
+    )
+    assert capability_rules(wifi)[0] is Verdict.PASS
+    plain_qr = tool("make_qr", "Make a QR code for a link.", {"url": s(), "password": s()})
+    assert capability_rules(plain_qr)[0] is not Verdict.PASS
