@@ -37,12 +37,14 @@ from collections.abc import Callable, Mapping
 import regex
 
 __all__ = [
+    "ascii_lower",
     "bounded",
     "confusable_skeleton",
     "is_invisible",
     "normalize",
     "normalize_anchored",
     "normalize_bounded",
+    "same_length_lower",
 ]
 
 # Default_Ignorable_Code_Point covers zero-width characters, joiners, Hangul
@@ -517,3 +519,32 @@ def _ascii_anchored(text: str, limit: int) -> tuple[str, bool, Anchors]:
         out = out[:limit]
         return out, True, tuple((r, n) for r, n in found if n < limit)
     return out, False, tuple(found)
+
+
+# --------------------------------------------------------------------------
+# Lower-casing that keeps offsets
+# --------------------------------------------------------------------------
+
+
+def same_length_lower(text: str) -> str:
+    """``text`` lower-cased with every index kept, for finding a match in
+    the lower-cased text and quoting it from the original.
+
+    ``str.lower`` can grow a text (``"İ"`` lower-cases to two characters);
+    then only A-Z are folded, so offsets stay aligned."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else ascii_lower(text)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with only A-Z lower-cased, so offsets stay those of ``text``.
+
+    Translated as UTF-8 bytes, where every byte of a non-ASCII character is
+    above 0x7F and stays as it is: a C table lookup per byte instead of a
+    dictionary lookup per character (thirty times faster on a long text).
+    """
+    encoded = text.encode("utf-8", "surrogatepass")
+    return encoded.translate(_ASCII_LOWER).decode("utf-8", "surrogatepass")
+
+
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")

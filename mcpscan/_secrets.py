@@ -44,6 +44,8 @@ from urllib.parse import unquote
 
 import ahocorasick
 
+from ._normalize import same_length_lower
+
 __all__ = [
     "KINDS",
     "SecretMatch",
@@ -1379,15 +1381,6 @@ def _triggered_rules(text: str) -> list[int]:
     return sorted(exact | folded)
 
 
-def _lower_same_length(text: str) -> str:
-    """``text`` lower-cased with every index kept (``str.lower`` can grow it)."""
-    lowered = text.lower()
-    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
-
-
-_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
-
-
 def _rule_matches(rule: _Rule, haystack: str) -> Iterator[re.Match[str]]:
     """``rule.pattern.finditer(haystack)``.
 
@@ -1417,7 +1410,7 @@ def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
         haystack = text
         if rule.on_lowered:
             if lowered is None:
-                lowered = _lower_same_length(text)
+                lowered = same_length_lower(text)
             haystack = lowered
         for match in _rule_matches(rule, haystack):
             if not budget.spend():

@@ -36,6 +36,7 @@ import attrs
 import regex
 
 from .._lazy import LazyPattern
+from .._normalize import same_length_lower
 
 __all__ = [
     "KINDS",
@@ -245,7 +246,7 @@ class KeywordGate:
         window searched in vain is added to it.
         """
         if lowered is None:
-            lowered = _same_length_lower(text)
+            lowered = same_length_lower(text)
         windows, starts = self._hits(lowered)
         # The keywords of an anchored pattern are found in ``lowered`` exactly
         # where the pattern's case-insensitive branches can match, unless the
@@ -315,29 +316,6 @@ def window_key(index: int, text: str, lo: int, hi: int) -> WindowKey:
     """
     before = 1 if lo > 0 else 0
     return index, lo > 0, text[lo - before : hi]
-
-
-def _same_length_lower(text: str) -> str:
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered
-    # A few characters lower-case to two ("İ"); fold only ASCII then, so
-    # offsets stay aligned with the original text.
-    return ascii_lower(text)
-
-
-def ascii_lower(text: str) -> str:
-    """``text`` with only A-Z lower-cased, so offsets stay those of ``text``.
-
-    Translated as UTF-8 bytes, where every byte of a non-ASCII character is
-    above 0x7F and stays as it is: a C table lookup per byte instead of a
-    dictionary lookup per character (thirty times faster on a long text).
-    """
-    encoded = text.encode("utf-8", "surrogatepass")
-    return encoded.translate(_ASCII_LOWER).decode("utf-8", "surrogatepass")
-
-
-_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
 
 def _gated(kind: str, pattern: str, *keywords: str) -> GatedPattern:

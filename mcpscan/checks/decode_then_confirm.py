@@ -61,7 +61,7 @@ from .._check import Context
 from .._instruction import ToolScope, analyze, clause_at, may_instruct, tool_scope
 from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
-from .._normalize import bounded, normalize
+from .._normalize import ascii_lower, bounded, normalize
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from . import _intent_rules
@@ -71,7 +71,6 @@ from ._shell_patterns import (
     GatedPattern,
     KeywordGate,
     ShellThreat,
-    ascii_lower,
     find_shell_threats,
 )
 

@@ -9,12 +9,12 @@ import pytest
 import regex
 
 from mcpscan._lazy import LazyPattern
+from mcpscan._normalize import same_length_lower
 from mcpscan.checks._shell_patterns import (
     _GATE,
     _IRREGULAR_CASE,
     KINDS,
     GatedPattern,
-    _same_length_lower,
     canonical_shell,
     find_shell_threats,
     first_shell_threat,
@@ -253,7 +253,7 @@ def test_known_misses_are_keyed_by_the_window_text_and_the_character_before() ->
 
 def reference_search(text: str) -> list[tuple[int, tuple[int, int]]]:
     """The gate's search as it was: every pattern searches its whole windows."""
-    windows = _GATE.windows(_same_length_lower(text))
+    windows = _GATE.windows(same_length_lower(text))
     found = []
     for index in sorted(windows):
         for lo, hi in windows[index]:
