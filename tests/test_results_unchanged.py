@@ -2,10 +2,11 @@
 
 Speed work must not change what any check finds (issue 15): this test scans
 every entry of ``corpus/`` (the labelled classes, the holdout, every
-completed sealed round and the captured real tools) and compares a digest
-of each report's findings (verdict, every signal with its check, rule,
-tier, confidence, evidence, location and span, and every cap and degraded
-check) with ``tests/data/results-golden.json``.
+completed sealed round and the captured real tools), loaded and scanned as
+``mcpscan eval`` does, and compares a digest of each report's findings
+(verdict, every signal with its check, rule, tier, confidence, evidence,
+location and span, and every cap and degraded check) with
+``tests/data/results-golden.json``.
 
 A detection change alters some of these on purpose. Then regenerate the
 file and record the change under "Accuracy" in CHANGELOG.md:
@@ -18,32 +19,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import mcpscan
+from mcpscan._eval import CorpusEntry, load_corpus, scan_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "data" / "results-golden.json"
-_FOLDERS = ("corpus", "corpus/holdout", "corpus/sealed/*")
 
 
-def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
-    for folder in _FOLDERS:
-        for directory in sorted(ROOT.glob(folder)):
-            for path in sorted(directory.glob("*.jsonl")):
-                name = path.relative_to(ROOT).as_posix()
-                with path.open(encoding="utf-8") as handle:
-                    for number, line in enumerate(handle, start=1):
-                        if line.strip():
-                            yield f"{name}:{number}", json.loads(line)
-
-
-def _findings(entry: dict[str, Any]) -> dict[str, Any]:
-    server = entry.get("server") or "server"
-    snapshot = {**entry.get("others", {}), server: [entry["tool"]]}
-    report = mcpscan.scan(entry["tool"], snapshot, server=server)
+def _findings(entry: CorpusEntry) -> dict[str, Any]:
+    report = scan_entry(entry)
     coverage = report.to_dict()["coverage"]
     return {
         "verdict": report.verdict.value,
@@ -59,8 +45,11 @@ def _digest(findings: dict[str, Any]) -> str:
 
 
 def current() -> dict[str, str]:
-    """Entry (file:line) -> digest of its findings, for the whole corpus."""
-    return {key: _digest(_findings(entry)) for key, entry in _entries()}
+    """Entry id -> digest of its findings, for the whole corpus."""
+    # A sealed round is read only when named (``mcpscan eval`` skips them).
+    rounds = sorted(path for path in (ROOT / "corpus" / "sealed").iterdir() if path.is_dir())
+    entries = load_corpus([ROOT / "corpus", *rounds])
+    return {entry.id: _digest(_findings(entry)) for entry in entries}
 
 
 def test_every_checks_results_are_the_recorded_ones() -> None:
