@@ -222,9 +222,32 @@ def test_scan_output_is_cached_like_scan_output() -> None:
 
 def test_values_the_key_cannot_describe_are_scanned_uncached() -> None:
     scanner = Scanner()
-    nan = {**TOOL, "inputSchema": {"type": "object", "default": float("nan")}}
     odd = Tool.from_mcp({**TOOL, "inputSchema": {1: "x"}})
-    for tool, snapshot in ((nan, None), (odd, None), (TOOL, Snapshot.from_servers({"s": [odd]}))):
+    raw = {**TOOL, "inputSchema": {"type": "object", "default": b"rm -rf /"}}
+    alike = {**TOOL, "inputSchema": {"type": "object", "default": bytearray(b"rm -rf /")}}
+    nan = {**TOOL, "inputSchema": {"type": "object", "default": float("nan")}}
+    cases = (
+        (odd, None),
+        (TOOL, Snapshot.from_servers({"s": [odd]})),
+        (raw, None),
+        (alike, None),
+        (nan, None),
+    )
+    for tool, snapshot in cases:
         fresh = _outcome(lambda: mcpscan.scan(tool, snapshot))  # noqa: B023
         assert _outcome(lambda: scanner.scan(tool, snapshot)) == fresh  # noqa: B023
     assert scanner.cached == 0
+
+
+def test_signed_zero_and_falsy_values_are_keyed_apart() -> None:
+    scanner = Scanner()
+    schema = {"type": "object", "properties": {"n": {"type": "number"}}}
+    values = (0.0, -0.0, 0, False, None, "0", [], {})
+    reports = []
+    for value in values:
+        tool = {**TOOL, "inputSchema": {**schema, "default": value}}
+        report = scanner.scan(tool)
+        assert report.to_json() == mcpscan.scan(tool).to_json()
+        assert scanner.scan(tool) is report  # stored: plain JSON values
+        reports.append(report)
+    assert len({id(report) for report in reports}) == len(values)
