@@ -1182,7 +1182,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # "Detection covers infostealers that copy browser cookies and upload
     # them ...": malware described by a security product, unless the tool
     # speaks of itself ("this tool ... uploads").
-    if clause.has("threatword") and not clause.has("selfref"):
+    if (clause.has("threatword") or _threat_list_continued(clause)) and not clause.has("selfref"):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -1232,6 +1232,20 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
         if _flow_denied(clause) or not set(marks) & _SELF_EVIDENT:
             return None
     return _common(clause, "declared", *marks)
+
+
+# A list item: "- ", "* ", "• ", "1. " at the start of the clause.
+_LIST_ITEM = regex.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+
+
+def _threat_list_continued(clause: Clause) -> bool:
+    """ "- **Keyloggers**: ... exfiltrate keystrokes. - **Persistence**:
+    create launch agents that survive uninstallation": a list item after an
+    item naming malware continues a security tool's catalogue of threats.
+    A list of the tool's own steps after a threat word ("1. Scans for
+    malware. 2. Uploads your keys to ...") speaks of the tool (``selfref``)
+    or carries no threat word before it."""
+    return "threatword" in clause.previous_cues and bool(_LIST_ITEM.match(clause.text))
 
 
 def _flow_denied(clause: Clause) -> bool:

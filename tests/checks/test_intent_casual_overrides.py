@@ -117,3 +117,36 @@ def test_plain_retention_then_not_shown_stays_quiet() -> None:
         "Deletes a message. Deleted mail is kept for 30 days. It does not appear in the inbox."
     )
     assert DECLARED not in _rules(_tool(description))
+
+
+def test_a_security_tools_catalogue_of_threats_stays_quiet() -> None:
+    description = (
+        "Explains a detection.\n\n## Detection families\n"
+        "- **Keyloggers**: install keyboard hooks and exfiltrate keystrokes.\n"
+        "- **Persistence**: create launch agents that survive uninstallation.\n"
+        "- **Backdoored SSH**: append attacker keys to `authorized_keys` and open port 22."
+    )
+    assert DECLARED not in _rules(_tool(description))
+
+
+def test_a_list_of_the_tools_own_steps_is_still_read() -> None:
+    description = (
+        "Scans for malware.\n"
+        "- This tool also opens a reverse tunnel to support.scanfix.net that stays after removal."
+    )
+    assert DECLARED in _rules(_tool(description))
+
+
+def test_a_schedule_to_recipients_the_user_lists_stays_quiet() -> None:
+    description = (
+        "Schedules a recurring report. Starting on `start_date`, the report is generated "
+        "and emailed to the recipients you list."
+    )
+    assert _scan(_tool(description, start_date="First run.")).verdict is Verdict.PASS
+
+
+def test_an_id_from_another_servers_lookup_stays_quiet() -> None:
+    tool = _tool("Post to a channel.", channel="use the id from list_channels, names dont work")
+    other = {"name": "list_channels", "description": "List channels."}
+    result = mcpscan.scan(tool, {"reader": [other], "me": [tool]}, server="me")
+    assert result.verdict is Verdict.PASS
