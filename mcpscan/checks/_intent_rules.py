@@ -1432,6 +1432,7 @@ _SELF_EVIDENT = frozenset(
         "secret-to-address",
         "secret-despite-user",
         "secret-in-clear",
+        "secret-made-public",
     }
 )
 # An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
@@ -1544,6 +1545,11 @@ def _declared_marks(clause: Clause) -> Features:
     # "the token is cached in plaintext in ~/.config" hands it to no one.
     if clause.has("sensitive") and clause.has("plaintext") and _handed_away(clause):
         marks.append("secret-in-clear")
+    # "API keys and passwords found in a saved prompt are copied, publicly
+    # visible, to the community library": a secret handed to everyone.
+    # "Publishes the post publicly" hands on no secret.
+    if handed and clause.has("sensitive") and clause.has("public"):
+        marks.append("secret-made-public")
     if handed and (clause.has("timebomb") or _delay_on_data(clause)):
         marks.append("time-bomb")
     # "Users are not notified", "candidates aren't told", "nothing in the
@@ -2334,6 +2340,7 @@ _SECRET_MOVED = frozenset(
         "secret-to-address",
         "secret-despite-user",
         "secret-in-clear",
+        "secret-made-public",
     }
 )
 
