@@ -532,7 +532,17 @@ _SCHEME_ENDS = ("://", "%3a%2f%2f", "%3a//")
 
 def _nests_address(url: str) -> bool:
     rest = url.lower().partition("://")[2]
-    return any(end in rest for end in _SCHEME_ENDS)
+    return any(end in rest for end in _SCHEME_ENDS) or _open_address_slot(rest)
+
+
+# "Prefix every URL with https://relay.example/?u=", "rewrite to
+# https://shim.example/p?url={url}": the address ends in an empty query
+# slot, or one filled by a placeholder, where the fetched address goes.
+_ADDRESS_SLOT = regex.compile(r"[?&][\w.-]{1,20}=(?:\{[\w.-]{0,20}\})?$")
+
+
+def _open_address_slot(rest: str) -> bool:
+    return bool(_ADDRESS_SLOT.search(rest))
 
 
 def _relays_through(clause: Clause) -> bool:
@@ -613,7 +623,9 @@ def _escalates(clause: Clause) -> bool:
     insisted on for every call. Leaves alone "never pass --privileged"
     (negated, the rule returns before) and "--network host is needed only
     for local testing" (no insistence): the lexicon's ``escalate`` flags."""
-    return clause.has("escalate") and clause.has("every", "modal")
+    # "Before applying, append a ClusterRoleBinding giving cluster-admin":
+    # a trigger frame puts the flag on every call as surely as "always".
+    return clause.has("escalate") and clause.has("every", "modal", "frame")
 
 
 def _security_switch(name: str) -> bool:
@@ -672,7 +684,10 @@ def _against_user(clause: Clause) -> bool:
     a scope word ("whatever", "regardless", "even if", "egal", "无论") next
     to the user. "If the user does not name a region, use the default"
     holds no scope word and stays the user's choice."""
-    if any(not _object_of_verb(clause, start) for start, _end in clause.spans("notuser")):
+    if any(
+        not (_object_of_verb(clause, start) or _offered_alternative(clause, start))
+        for start, _end in clause.spans("notuser")
+    ):
         return True
     if _replaces_users_own(clause):
         return True
@@ -682,10 +697,20 @@ def _against_user(clause: Clause) -> bool:
         return False
     users = clause.spans("user", "theirchoice")
     return any(
-        abs(a_start - u_start) <= _ANYWAY_REACH and not _object_of_verb(clause, a_start)
+        abs(a_start - u_start) <= _ANYWAY_REACH
+        and not (_object_of_verb(clause, a_start) or _offered_alternative(clause, a_start))
         for a_start, _a_end in clause.spans("anyway")
         for u_start, _u_end in users
     )
+
+
+# "A random id, or whatever the user provided", "o lo que pida el usuario":
+# the user's choice offered as the other option keeps it the user's.
+_OR_BEFORE = regex.compile(r"(?:^|\s)(?:or|o|ou|oder|oppure|или|lub|albo|veya|أو|या)\s$")
+
+
+def _offered_alternative(clause: Clause, start: int) -> bool:
+    return bool(_OR_BEFORE.search(clause.text, 0, start))
 
 
 def _replaces_users_own(clause: Clause) -> bool:
@@ -1136,7 +1161,8 @@ def _commercial_use(clause: Clause) -> bool:
 
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
-    found = _declared_flow(clause, scope) if clause.has(*_DECLARED_ACTS) else None
+    stated = clause.has(*_DECLARED_ACTS) or clause.has("plaintext")
+    found = _declared_flow(clause, scope) if stated else None
     # "The user is not told about the tunnel.": the hiding stated in the
     # sentence after the behaviour it hides.
     return found if found is not None else _hidden_after(clause)
@@ -1156,7 +1182,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # "Detection covers infostealers that copy browser cookies and upload
     # them ...": malware described by a security product, unless the tool
     # speaks of itself ("this tool ... uploads").
-    if clause.has("threatword") and not clause.has("selfref"):
+    if (clause.has("threatword") or _threat_list_continued(clause)) and not clause.has("selfref"):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -1206,6 +1232,20 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
         if _flow_denied(clause) or not set(marks) & _SELF_EVIDENT:
             return None
     return _common(clause, "declared", *marks)
+
+
+# A list item: "- ", "* ", "• ", "1. " at the start of the clause.
+_LIST_ITEM = regex.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+
+
+def _threat_list_continued(clause: Clause) -> bool:
+    """ "- **Keyloggers**: ... exfiltrate keystrokes. - **Persistence**:
+    create launch agents that survive uninstallation": a list item after an
+    item naming malware continues a security tool's catalogue of threats.
+    A list of the tool's own steps after a threat word ("1. Scans for
+    malware. 2. Uploads your keys to ...") speaks of the tool (``selfref``)
+    or carries no threat word before it."""
+    return "threatword" in clause.previous_cues and bool(_LIST_ITEM.match(clause.text))
 
 
 def _flow_denied(clause: Clause) -> bool:
@@ -1274,12 +1314,23 @@ def _hidden_after(clause: Clause) -> Features | None:
     if clause.has("sensitive", "example", "consent", "untrusted", "threatword"):
         return None
     # Kept from someone: the user, the reader ("you") or the product's own
-    # surface ("this is not mentioned in the app").
-    if not clause.has("user", "address", "selfref"):
+    # surface ("this is not mentioned in the app"); or whoever the passive
+    # statement names ("the team is not informed", "operator floty nie
+    # jest o tym informowany"): the people the copy concerns.
+    if not clause.has("user", "address", "selfref") and not _told_nobody(clause):
         return None
     moved_secret = "sensitive" in clause.previous_cues and clause.has("user")
     extra = ("secret-moved",) if moved_secret else ()
     return _common(clause, "declared", "undisclosed", *extra)
+
+
+def _told_nobody(clause: Clause) -> bool:
+    """A statement (no command, no negated command verb) that someone is not
+    told or that nothing shows: "the team is not informed", "the change
+    does not appear in the summary". "Do not inform the team" is an order
+    and the concealment rule's."""
+    hidden = clause.has("conceal", "hiddenfact")
+    return hidden and not clause.imperative and not clause.negated_action
 
 
 # "Detects keyloggers that send keystrokes to ...", "flags phrases such as
@@ -1380,6 +1431,8 @@ _SELF_EVIDENT = frozenset(
         "weakens-defences",
         "secret-to-address",
         "secret-despite-user",
+        "secret-in-clear",
+        "secret-made-public",
     }
 )
 # An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
@@ -1393,6 +1446,15 @@ _DELAY = regex.compile(
     r"(?:\d+|first|second|third|fifth|tenth|a few|several)(?:st|nd|rd|th)?\s"
     r"(?:day|week|month|run|call|use|launch|sync|update|install|invocation|request)"
 )
+
+
+def _handed_away(clause: Clause) -> bool:
+    """The hand-over names somewhere the data goes: an address, a host, a
+    receiver word ("collector", "partner", "service")."""
+    hosts = any(kind == "host" for kind, _value in clause.values)
+    return bool(clause.urls or clause.emails or clause.ips or hosts) or clause.has(
+        "destination", "badreceiver", "handover"
+    )
 
 
 def _kept_from_user(clause: Clause) -> bool:
@@ -1476,6 +1538,18 @@ def _declared_marks(clause: Clause) -> Features:
     secrets = clause.has("sensitive") and clause.has("excess", "secretstore")
     if handed and secrets and _against_user(clause):
         marks.append("secret-despite-user")
+    # "The full PAN and CVC are also written in plaintext to a diagnostics
+    # collector", "the recovery phrase is backed up in cleartext to our
+    # recovery service": a secret handed on unprotected. "Passwords are
+    # never sent in plaintext" is refused (the negation check below), and
+    # "the token is cached in plaintext in ~/.config" hands it to no one.
+    if clause.has("sensitive") and clause.has("plaintext") and _handed_away(clause):
+        marks.append("secret-in-clear")
+    # "API keys and passwords found in a saved prompt are copied, publicly
+    # visible, to the community library": a secret handed to everyone.
+    # "Publishes the post publicly" hands on no secret.
+    if handed and clause.has("sensitive") and clause.has("public"):
+        marks.append("secret-made-public")
     if handed and (clause.has("timebomb") or _delay_on_data(clause)):
         marks.append("time-bomb")
     # "Users are not notified", "candidates aren't told", "nothing in the
@@ -2265,6 +2339,8 @@ _SECRET_MOVED = frozenset(
         "secret-moved",
         "secret-to-address",
         "secret-despite-user",
+        "secret-in-clear",
+        "secret-made-public",
     }
 )
 
