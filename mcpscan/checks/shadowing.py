@@ -56,7 +56,7 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._collision import calls_itself_instead, defers_to, different_job
+from ._collision import calls_itself_instead, defers_to, different_job, unbranded_copy
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -1846,7 +1846,11 @@ def _lookalikes(
             for t in context.snapshot.by_name.get(name, ())
             if t.server in servers
         ]
-        jobs = [judge(mine, words) for words in theirs]
+        jobs = [judge(mine, words) for words in theirs] + [
+            unbranded_copy((tool.server or "", tool.description or ""), (t.server, text))
+            for t in context.snapshot.by_name.get(name, ())
+            if t.server in servers and not family and (text := t.description or "")
+        ]
         if family and not any(jobs):
             continue
         found[name] = _Lookalike(
