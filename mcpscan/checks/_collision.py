@@ -197,10 +197,12 @@ def _uses_other(sentence: str) -> bool:
 def calls_itself_instead(lowered: str, name: str) -> bool:
     """ "Call query_run instead", "use this one instead": the calls come here."""
     own = regex.escape(name.lower())
+    # "Call archive_files with the same path instead": the call's arguments
+    # may stand between the tool and "instead", within the clause.
     return bool(
         regex.search(
             rf"\b(?:use|call|invoke|choose|pick)\s+(?:this(?:\s+tool|\s+one)?|it|ours|{own})"
-            r"\s+instead\b(?!\s+of)",
+            r"(?:\s+(?:with|on|for)\b[^.;:!?\n]{0,40}?)?\s+instead\b(?!\s+of)",
             lowered,
         )
     )
