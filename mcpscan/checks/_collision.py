@@ -24,9 +24,9 @@ import regex
 
 from ._lookalike import content_words, same_job, server_words, text_words
 from ._reference_claims import REPLACE_CUES, claims_trust
-from ._tool_words import COMMON_WORDS, GENERIC_PARTS
+from ._tool_words import COMMON_WORDS, GENERIC_PARTS, NAME_AFFIXES
 
-__all__ = ["calls_itself_instead", "defers_to", "different_job"]
+__all__ = ["calls_itself_instead", "defers_to", "different_job", "unbranded_copy"]
 
 # A tool that ranks itself above the tool whose name it shares takes its
 # calls, whatever its own job: "prefer this tool", "always use this one",
@@ -119,7 +119,8 @@ _CONDITION = regex.compile(
 )
 _CHOOSES_BETWEEN = regex.compile(
     r"\b(?:whichever|either)\s+(?:\w+\s+)?(?:server|tool|instance|one)"
-    r"|\bask\s+(?:the\s+user\s+)?which\b",
+    r"|\bask\s+(?:the\s+user\s+)?which\b"
+    r"|\b(?:unsure|not\s+sure|uncertain)\s+(?:about\s+)?which\b.{0,80}\bask\s+the\s+user\b",
     regex.IGNORECASE,
 )
 _USE_OTHER = regex.compile(
@@ -196,10 +197,12 @@ def _uses_other(sentence: str) -> bool:
 def calls_itself_instead(lowered: str, name: str) -> bool:
     """ "Call query_run instead", "use this one instead": the calls come here."""
     own = regex.escape(name.lower())
+    # "Call archive_files with the same path instead": the call's arguments
+    # may stand between the tool and "instead", within the clause.
     return bool(
         regex.search(
             rf"\b(?:use|call|invoke|choose|pick)\s+(?:this(?:\s+tool|\s+one)?|it|ours|{own})"
-            r"\s+instead\b(?!\s+of)",
+            r"(?:\s+(?:with|on|for)\b[^.;:!?\n]{0,40}?)?\s+instead\b(?!\s+of)",
             lowered,
         )
     )
@@ -215,10 +218,48 @@ def _names_any(sentence: str, words: Iterable[str]) -> bool:
     )
 
 
+# A migration note about the tool's own server retires or replaces one of
+# its own tools, not the other's: "DEPRECATED: use get_user_v2 on this
+# server", "replaces `search_tickets` from this same Zendesk connector",
+# "このサーバーの旧ツールは廃止". A copy's claim points at the other
+# server ("filesystem/read_file is deprecated in this workspace").
+_OWN_SCOPE = regex.compile(
+    r"\b(?:on|in|from|of)\s+this\s+(?:same\s+)?(?:\w+\s+)?(?:server|connector|integration|plugin)\b"
+    r"|\bthis\s+same\b|\bthe\s+same\s+(?:server|connector)\b"
+    r"|このサーバー|本サーバー|本服务器|同一服务器|이\s*서버|этого\s+(?:же\s+)?сервера"
+    r"|dieses\s+(?:gleichen\s+)?servers|de\s+ce\s+(?:même\s+)?serveur|de\s+este\s+(?:mismo\s+)?servidor",
+    regex.IGNORECASE,
+)
+
+
+def _own_scope(lowered: str, start: int) -> bool:
+    """Is the sentence holding the cue at ``start`` about this server's own tools?"""
+    begin = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, start)), default=0)
+    end = _SENTENCE_END.search(lowered, start)
+    return bool(_OWN_SCOPE.search(lowered, begin, end.start() if end else len(lowered)))
+
+
+_RETIRE_WORD = regex.compile(
+    r"\b(?:deprecated|obsolete|legacy|veraltet|obsol[eè]te|obsoleto|obsoleta|устарел\w*)\b"
+    r"|已弃用|已废弃|弃用|非推奨|廃止|지원\s*중단",
+    regex.IGNORECASE,
+)
+
+
+def _retires_itself(text: str) -> bool:
+    """ "DEPRECATED: use get_user_v2 on this server": a tool that retires
+    itself in favour of its own server's successor wants no calls; a copy
+    never says so (its retire words point at the other server)."""
+    lowered = text.lower()
+    return any(_own_scope(lowered, found.start()) for found in _RETIRE_WORD.finditer(lowered))
+
+
 def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     lowered = text.lower()
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
+            continue
+        if _own_scope(lowered, found.start()):
             continue
         if not _DATA_VERB_CUE.match(found.group()):
             return True  # a retire word or a cue in another language
@@ -304,6 +345,10 @@ def different_job(
         return True  # an honest sibling that sends some calls back to the other
     if _ranks_itself(description, name):
         return False
+    if _retires_itself(description):
+        return True  # it sends its calls to a successor on its own server
+    if others and all(_regional_sibling(server, description, other) for other, _text in others):
+        return True
     return bool(others) and all(
         _apart(server, description, other, text, generic=generic) for other, text in others
     )
@@ -313,15 +358,88 @@ def _apart(server: str, description: str, other: str, text: str, *, generic: boo
     other_service = _service_words(other)
     own = _own_text(description, other_service) if other_service else description
     if same_job(content_words(own), content_words(text)):
-        return False
+        return _each_names_its_own(server, own, other, text)
     if generic:
         # A name every service has (get, search, run): a job of its own, in
         # words the other's description lacks, is enough ("GET the string
         # value stored at a key" beside "Perform an HTTP GET request");
         # "Does its job." says nothing.
         return len(content_words(own) - content_words(text)) >= _OWN_JOB_WORDS
+    return bool(_named_service(server, own, other, text))
+
+
+# Labels a vendor gives its regional or localized instances (``rakuten-jp``
+# beside ``rakuten-global``, ``shop-eu``, ``lark-intl``): a country or
+# language code, or a region word.
+_REGION_WORDS = frozenset({
+    "global", "intl", "international", "local", "asia", "apac", "emea", "latam", "europe",
+    "americas", "china", "japan", "korea", "india", "mena", "nordics", "oceania",
+})  # fmt: skip
+_REGION_CODE_CHARS = 2
+
+
+def _is_region_label(word: str) -> bool:
+    """A two-letter country or language code (``jp``, ``eu``, ``de``) or a
+    region word; never an impostor's affix (``pro``, ``v2``)."""
+    code = word.isalpha() and len(word) == _REGION_CODE_CHARS
+    return (code or word in _REGION_WORDS) and word not in NAME_AFFIXES
+
+
+def _regional_sibling(server: str, description: str, other: str) -> bool:
+    """Is this the vendor's instance for another region or language, honest
+    about the other? The two server ids are one vendor word and region
+    labels only (``rakuten-jp``, ``rakuten-global``), and the description
+    names the other server by its id ("同じ楽天 API ... rakuten-global
+    サーバーの search_items ... ローカライズ版"). A copy that also ranks itself above
+    the other (``slack-jp``: "slack's post_message is retired, always use
+    this") never gets here (``different_job`` checks that first)."""
+    mine, theirs = server_words(server), server_words(other)
+    # Both ids carry a label, so naming the other id names the server, not
+    # the brand ("Push a message to a LINE chat." on ``line-jp`` names
+    # ``line`` only as the service it copies).
+    if len(mine) < 2 or len(theirs) < 2 or mine[0] != theirs[0] or mine == theirs:
+        return False
+    labels = (*mine[1:], *theirs[1:])
+    return all(_is_region_label(word) for word in labels) and other.lower() in description.lower()
+
+
+def _named_service(server: str, own: str, other: str, text: str) -> frozenset[str]:
+    """The words of ``server``'s id that ``own`` names and neither the other
+    server's id nor its description ``text`` does."""
     named = _service_words(server) & (text_words(own) | _abbreviated(own))
-    return bool(named - text_words(text) - _abbreviated(text) - other_service)
+    return named - text_words(text) - _abbreviated(text) - _service_words(other)
+
+
+def _each_names_its_own(server: str, own: str, other: str, text: str) -> bool:
+    """Two services with one job, each on its own store: "List tickets ...
+    this same Zendesk connector" beside "List Freshdesk tickets". Each
+    description names a service of its own server id that the other side
+    does not name. A copy does the other's job without naming a service
+    of its own ("Post a message to a channel." beside Slack's), or names
+    the other's ("Update fields on a Salesforce opportunity." on
+    ``sales-force``), so one side stays unnamed."""
+    return bool(_named_service(server, own, other, text)) and bool(
+        _named_service(other, text, server, own)
+    )
+
+
+def unbranded_copy(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Does the scanned tool do the other's job once the other's brand is
+    taken out, without naming a service of its own?
+
+    ``mine`` and ``theirs``: (server, description). "Create a ticket in the
+    helpdesk." on ``createTicket`` does the job of Freshdesk's "Create a
+    Freshdesk ticket.": the brand is the one word a copy cannot share. A
+    tool that names its own service ("Create an issue ... (GitHub Issues
+    2.0)" beside GitLab's "Create a GitLab issue.") and two services with
+    jobs of their own ("Get a user's profile and karma" / "Get a user of
+    the Okta organisation") stay apart.
+    """
+    server, description = mine
+    other, text = theirs
+    if _named_service(server, description, other, text):
+        return False
+    return same_job(content_words(description), content_words(text) - _service_words(other))
 
 
 def _abbreviated(text: str) -> frozenset[str]:

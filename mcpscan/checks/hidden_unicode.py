@@ -17,6 +17,10 @@ is reported with a finer *kind* name:
   bytes decode to text, else ``unicode.hidden``);
 * ``private-use`` (``unicode.private_use``; SOFT for scattered icon glyphs).
 
+A long run of blank characters that are no ASCII whitespace (braille
+blank, no-break and typographic spaces, Hangul fillers) between visible
+text on one line pushes the rest off-screen: ``unicode.blank_padding``.
+
 Legitimate uses are recognised from their context and stay silent (each
 rule below names the text it must not catch). A decoded message, or hidden
 characters of three or more groups in one tool, escalates the tool's hard
@@ -116,6 +120,9 @@ _RTL_STRONG = regex.compile(r"[[\p{Bidi_Class=R}\p{Bidi_Class=AL}]&&\p{L}]", reg
 _LETTER = regex.compile(r"\p{L}")
 _ALNUM = regex.compile(r"[\p{L}\p{N}]")
 _LTR_STRONG = regex.compile(r"[\p{Bidi_Class=L}&&\p{L}]", regex.V1)
+_STRONG_LETTER = regex.compile(
+    r"[[\p{Bidi_Class=L}\p{Bidi_Class=R}\p{Bidi_Class=AL}]&&\p{L}]", regex.V1
+)
 _MARK = regex.compile(r"\p{M}")
 _DIGIT = regex.compile(r"\p{Nd}")
 _WHITESPACE = regex.compile(r"\s")
@@ -220,6 +227,7 @@ _CONFIDENCE = {
     "unicode.private_use": 0.8,
     "unicode.terminal_hidden": 0.9,
     "unicode.surrogate": 0.85,
+    "unicode.blank_padding": 0.85,
 }
 _ICON_CONFIDENCE = 0.3
 #: Control characters that hide nothing: plain colours stay below review,
@@ -291,6 +299,9 @@ class _StringResult:
     terminal: Rendering | None = None
     #: Indexes of lone surrogates (half of a UTF-16 pair, with no other half).
     surrogates: tuple[int, ...] = ()
+    #: Span of a run of blank characters that pushes the rest of its line
+    #: off-screen (None: no such run).
+    padding: tuple[int, int] | None = None
 
 
 # --------------------------------------------------------------------------
@@ -386,6 +397,24 @@ def _rtl_letter_nearest(text: str, index: int) -> bool:
                 break
             at += step
     return False
+
+
+_LINE_END = regex.compile(r"[ \t]*+(?:\r?\n|$)")
+#: How far back a line's first letter is looked for (a bound per mark).
+_MAX_LINE = 400
+
+
+def _ends_rtl_line(text: str, index: int) -> bool:
+    """Does the mark at ``index`` close a right-to-left line? An RLM after
+    the Latin word or period that ends an Arabic or Hebrew line ("... عند
+    ignore_diacritics=true.\u200f") keeps the period on the line's side; the
+    line's first strong letter is right-to-left and only blanks follow the
+    mark. Not: a mark at the end of an English line."""
+    if not _LINE_END.match(text, index + 1):
+        return False
+    line_start = text.rfind("\n", max(0, index - _MAX_LINE), index) + 1
+    first = _STRONG_LETTER.search(text, max(line_start, index - _MAX_LINE), index)
+    return first is not None and _RTL_STRONG.match(first.group()) is not None
 
 
 # A number with a currency sign and its separators ("₪1,250.00", "-€5",
@@ -607,6 +636,12 @@ def _bidi_kind(char: str) -> str | None:
     return None
 
 
+_BREAK_AFTER = frozenset("/.-_?&=,;:")
+_NAMES_ZWSP = regex.compile(
+    r"U\+200B|\bzwsp\b|zero[\s-]?width[\s-]?space|&#8203;|&#x200b;", regex.IGNORECASE
+)
+
+
 class _StringScan:
     """Classifies the candidate characters of one string; one instance per string."""
 
@@ -623,6 +658,18 @@ class _StringScan:
         budget.chars_left -= len(self.positions)
         self.in_long_run = self._long_runs()
         self._pairs: dict[int, int] | None = None
+        self._names_zwsp: bool | None = None
+
+    def disclosed_break(self, index: int) -> bool:
+        """A zero-width space after a URL or path separator, in a string that
+        says it inserts them ("Uses U+200B after '/' and '.'"): a line-break
+        hint a wrapping tool documents. Not: one between letters (it splits a
+        keyword), or one in a string that never names the character."""
+        if _char_at(self.text, index - 1) not in _BREAK_AFTER:
+            return False
+        if self._names_zwsp is None:
+            self._names_zwsp = _NAMES_ZWSP.search(self.text) is not None
+        return self._names_zwsp
 
     def _long_runs(self) -> frozenset[int]:
         out: set[int] = set()
@@ -685,6 +732,7 @@ class _StringScan:
                 _near_rtl_text(text, index, index)
                 or _rtl_letter_nearest(text, index)
                 or _marks_amount(text, index)
+                or _ends_rtl_line(text, index)
             )
         pairs = self.pairs()
         if kind == "bidi-pop":
@@ -723,7 +771,7 @@ class _StringScan:
         if char == _ZWNJ:
             return _is_script_joiner(text, index)
         if char == _ZWSP:
-            return _is_word_break_hint(text, index)
+            return _is_word_break_hint(text, index) or self.disclosed_break(index)
         if char == _SOFT_HYPHEN:
             return _is_hyphenation_hint(self.located, text, index)
         if _VARIATION_SELECTOR.match(char):
@@ -866,7 +914,15 @@ def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | Non
         hits = _with_every_selector(hits, scan, frozenset(selectors))
     hits, icons = _split_private_use(hits, text)
     mixed = _mixed_words(text)
-    if not hits and not icons and not mixed and terminal is None and not surrogates:
+    padding = _blank_padding(text)
+    if (
+        not hits
+        and not icons
+        and not mixed
+        and terminal is None
+        and not surrogates
+        and padding is None
+    ):
         return None
     tag_message = _decode_tags(tags)
     return _StringResult(
@@ -879,7 +935,38 @@ def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | Non
         mixed_words=mixed,
         terminal=terminal,
         surrogates=surrogates,
+        padding=padding,
     )
+
+
+# Blank characters that are no ASCII whitespace: the braille blank (U+2800),
+# no-break and typographic spaces, the ideographic space, the Hangul fillers.
+# A long run of them between two pieces of visible text on one line pushes
+# the second piece off the right edge of a tool list or an approval dialog
+# ("음식 주문을 생성합니다.⠀⠀⠀⠀ ... ⠀모델 지시: ..."), where the model still
+# reads it. Not: a few of them (a braille text's word space, CJK or French
+# typography, an NBSP-indented line, which starts the line).
+_BLANK = "  -   ⠀　ㅤﾠ"
+# Maximal runs (each character read once), counted afterwards.
+_BLANK_RUN = regex.compile(rf"[{_BLANK}][ \t{_BLANK}]*+")
+_VISIBLE = regex.compile(r"[^\s" + _BLANK + r"]")
+#: Blank characters (not counting ASCII spaces among them) that make a run padding.
+_PADDING_BLANKS = 32
+
+
+def _blank_padding(text: str) -> tuple[int, int] | None:
+    """The first run of blanks with visible text before and after it on its line."""
+    for found in _BLANK_RUN.finditer(text):
+        start, end = found.span()
+        run = found.group()
+        if len(run) - run.count(" ") - run.count("\t") < _PADDING_BLANKS:
+            continue
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        if _VISIBLE.search(text, line_start, start) and _VISIBLE.search(text, end, line_end):
+            return (start, end)
+    return None
 
 
 def _render_terminal(located: LocatedString, budget: _Budget) -> Rendering | None:
@@ -1172,6 +1259,16 @@ class HiddenUnicodeCheck:
             yield self._terminal_signal(result.terminal, location, escalate=escalate)
         if result.surrogates:
             yield self._surrogate_signal(result.surrogates, location, escalate=escalate)
+        if result.padding is not None:
+            start, end = result.padding
+            yield self._signal(
+                "unicode.blank_padding",
+                location,
+                f"{end - start} blank characters ({_char_label(text[start])}) push the rest "
+                f'of the line off-screen: "{_cut(text[end:])}"',
+                escalate=escalate,
+                span=result.padding,
+            )
         if result.mixed_words:
             yield Signal(
                 check_id=self.id,
