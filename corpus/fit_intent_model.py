@@ -2,7 +2,7 @@
 
 Reads every labelled entry of the training corpus (``corpus/*.jsonl``,
 ``corpus/holdout``, ``corpus/captured.jsonl`` and the completed sealed
-rounds ``corpus/sealed/r1`` .. ``r6``), takes the clauses the intent gate
+rounds ``corpus/sealed/r1`` .. ``r7``), takes the clauses the intent gate
 yields for each of its strings (the clauses ``imperative-directive`` reads
 at scan time, mentioned ones left out), and fits a logistic regression over
 each clause's features (``mcpscan.checks._intent_model.features``).
@@ -20,7 +20,7 @@ fixed number of epochs and steps, weights rounded to three decimals.
 
     python corpus/fit_intent_model.py                 # fit and write the model
     python corpus/fit_intent_model.py --validate ../shared/corpora
-        # leave-one-round-out: per held-out round r1..r6, attacks the rules
+        # leave-one-round-out: per held-out round r1..r7, attacks the rules
         # miss that the model raises, look-alikes it raises, and (with a
         # benign folder given) real tools it raises. The benign folder is
         # only measured, never trained on.
@@ -49,12 +49,18 @@ from mcpscan._walk import view_tool
 from mcpscan.checks import _intent_model, _intent_rules
 from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
 
-ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6")
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 BUCKETS = 4096
 SEED = 7
 EPOCHS = 12
 STEP = 0.1
-L2 = 1e-4
+#: Chosen by leave-one-round-out validation over r1..r7 (threshold 0.97,
+#: totals of the seven held-out rounds): 1e-4 catches 13 held-out attacks
+#: the rules pass for 3 more look-alikes and up to 4 more real tools in a
+#: fold; 1e-3 catches 13 for 2 and up to 4; 3e-3 catches 11 for 1 and up
+#: to 2. The stronger penalty keeps single words (a real tool's "ignore
+#: robots.txt rules for this request") from reaching the threshold alone.
+L2 = 3e-3
 #: How far below the lowest record part of a firing training clause the
 #: scan-time gate stands. Leave-one-round-out validation lost no held-out
 #: catch at 0 (14 caught at 0, 0.5 and 1.0), and 0 skips the words of 55%

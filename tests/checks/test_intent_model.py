@@ -90,6 +90,16 @@ def test_the_shipped_model_reads_a_request_no_rule_models() -> None:
     assert report.verdict is Verdict.REVIEW
 
 
+def test_the_shipped_model_leaves_a_real_tools_own_override_note_alone() -> None:
+    # A real scraping tool's parameter note: an imperative "ignore ... rules"
+    # that overrides nothing of the agent's. The fitted penalty keeps its
+    # words from carrying it over the threshold on their own.
+    text = "Fetches a page. Ignore robots.txt rules for this request."
+    report = mcpscan.scan(_tool(text), {"me": [_tool(text)]}, server="me")
+    assert not [s for s in report.signals if s.rule_id == RULE]
+    assert report.verdict is Verdict.PASS
+
+
 def test_a_low_score_stays_silent() -> None:
     tool, scope = _scope("Converts a temperature from Celsius to Fahrenheit.")
     for clause in analyze(tool.description or "", scope):
