@@ -120,7 +120,7 @@ def _files() -> Iterator[tuple[str, Mapping[str, Any]]]:
 def fit_table() -> FitTable:
     """Every language's job and request phrases, compiled once per process."""
     entries: dict[str, dict[tuple[str, str], bool]] = {}
-    tails: dict[str, set[tuple[str, str, str]]] = {}
+    tails: dict[str, set[tuple[str, str, tuple[tuple[str, bool], ...]]]] = {}
     languages: list[str] = []
     table: Mapping[str, Any] = {}
     for name, data in _files():
@@ -148,9 +148,7 @@ def fit_table() -> FitTable:
     automaton = ahocorasick.Automaton()
     for key in sorted(entries.keys() | tails.keys()):
         labels = tuple(sorted(entries.get(key, {}).items()))
-        following = tuple(
-            (kind, label, re.compile(tail)) for kind, label, tail in sorted(tails.get(key, ()))
-        )
+        following = tuple(sorted(tails.get(key, ())))
         automaton.add_word(key, (len(key), labels, following))
     automaton.make_automaton()
     return FitTable(
@@ -208,19 +206,37 @@ def _is_word_char(char: str) -> bool:
     return char.isalnum() and char < _FIRST_UNSPACED
 
 
-def _inflected(phrase: str) -> tuple[str, str]:
+def _inflected(phrase: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
     """A phrase with a ``*`` inside ("prompt* systemow*", "истори*
     переписки"): the stems of inflected languages, where each word of the
     phrase takes its own ending ("promptu systemowego", "историю
-    переписки"). The automaton finds the first word's stem; the pattern
-    returned reads the rest from there: the first word's ending, then each
-    further word, whole or by its stem."""
+    переписки"). The automaton finds the first word's stem; the rest is
+    read from there (``_follows``): the first word's ending when it has a
+    ``*``, then each further word, whole or by its stem. Returns the first
+    stem and ((word, takes an ending), ...) with the first word's flag
+    first (its text is the automaton key)."""
     words = request_text(phrase).split()
-    pattern = r"\w*" if words[0].endswith("*") else r"(?!\w)"
-    for word in words[1:]:
-        stem = word.rstrip("*")
-        pattern += r"\s+" + re.escape(stem) + (r"\w*" if word.endswith("*") else r"(?!\w)")
-    return words[0].rstrip("*"), pattern
+    steps = tuple((word.rstrip("*"), word.endswith("*")) for word in words)
+    return steps[0][0], (("", steps[0][1]), *steps[1:])
+
+
+def _follows(text: str, at: int, steps: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether the words of ``steps`` follow ``text[:at]`` (see ``_inflected``).
+    Plain string steps, no pattern: nothing here can backtrack."""
+    for index, (word, ending) in enumerate(steps):
+        if index:
+            start = at
+            while at < len(text) and text[at].isspace():
+                at += 1
+            if at == start or not text.startswith(word, at):
+                return False
+            at += len(word)
+        if ending:
+            while at < len(text) and _is_word_char(text[at]):
+                at += 1
+        elif at < len(text) and _is_word_char(text[at]):
+            return False
+    return True
 
 
 def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
@@ -234,8 +250,8 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
         for (kind, label), prefix in labels:
             if whole or prefix:
                 yield kind, label
-        for kind, label, rest in following:
-            if rest.match(text, end):
+        for kind, label, steps in following:
+            if _follows(text, end, steps):
                 yield kind, label
 
 

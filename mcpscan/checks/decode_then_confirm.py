@@ -1165,11 +1165,10 @@ _MIN_PROSE_WORDS = 4
 #: Share of the non-space characters that are letters in prose (JSON,
 #: key=value settings and hashes fall below it).
 _MIN_PROSE_LETTERS = 0.6
-#: A name written as an identifier ("track_usage", "save-note") or quoted
-#: ("'ref'"): how hidden text points at a tool or a parameter.
-_NAME_MENTION = regex.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|(?<=['\"`])[A-Za-z]\w{2,}(?=['\"`])"
-)
+#: A word or identifier: each match is maximal, so a search never backtracks.
+_NAME_TOKEN = regex.compile(r"[A-Za-z][\w-]*")
+_QUOTES = "'\"`"
+_MIN_QUOTED_NAME = 3
 
 
 #: Letters of a script written without spaces (CJK) that make a sentence.
@@ -1190,8 +1189,21 @@ def _is_prose(text: str) -> bool:
 
 
 def _names_a_tool(text: str, scope: ToolScope) -> bool:
-    """Whether ``text`` names a tool of the snapshot or this tool's parameter."""
-    return any(scope.classify(found.group()) for found in _NAME_MENTION.finditer(text))
+    """Whether ``text`` names a tool of the snapshot or this tool's
+    parameter, written as an identifier ("track_usage", "save-note") or
+    quoted ("'ref'"): a plain word ("title", "text") names nothing."""
+    for found in _NAME_TOKEN.finditer(text):
+        name, start, end = found.group(), found.start(), found.end()
+        quoted = (
+            start > 0
+            and text[start - 1] in _QUOTES
+            and end < len(text)
+            and text[end] in _QUOTES
+            and len(name) >= _MIN_QUOTED_NAME
+        )
+        if ("_" in name or "-" in name.strip("-") or quoted) and scope.classify(name):
+            return True
+    return False
 
 
 def _addressed_in_hidden_text(text: str, scope: ToolScope) -> str | None:
