@@ -120,6 +120,7 @@ def _files() -> Iterator[tuple[str, Mapping[str, Any]]]:
 def fit_table() -> FitTable:
     """Every language's job and request phrases, compiled once per process."""
     entries: dict[str, dict[tuple[str, str], bool]] = {}
+    tails: dict[str, set[tuple[str, str, tuple[tuple[str, bool], ...]]]] = {}
     languages: list[str] = []
     table: Mapping[str, Any] = {}
     for name, data in _files():
@@ -135,14 +136,20 @@ def fit_table() -> FitTable:
         for kind, section in sections:
             for label, phrases in section.items():
                 for phrase in phrases:
+                    if "*" in phrase.rstrip("*"):
+                        head, tail = _inflected(phrase)
+                        tails.setdefault(head, set()).add((kind, label, tail))
+                        continue
                     prefix = phrase.endswith("*")
                     key = request_text(phrase.rstrip("*")).strip()
                     for form in {key, _ascii_folded(key, prefix)} - {""}:
                         found = entries.setdefault(form, {})
                         found[(kind, label)] = found.get((kind, label), False) or prefix
     automaton = ahocorasick.Automaton()
-    for key, labels in entries.items():
-        automaton.add_word(key, (len(key), tuple(sorted(labels.items()))))
+    for key in sorted(entries.keys() | tails.keys()):
+        labels = tuple(sorted(entries.get(key, {}).items()))
+        following = tuple(sorted(tails.get(key, ())))
+        automaton.add_word(key, (len(key), labels, following))
     automaton.make_automaton()
     return FitTable(
         automaton=automaton,
@@ -156,9 +163,14 @@ def fit_table() -> FitTable:
             )
             for name, spec in table["requests"].items()
         },
-        llm_providers=frozenset(table["llm_providers"]),
+        # Normalized like the text they are looked up in ("huggingface"
+        # reads "huggingfac", "claude" "claud").
+        llm_providers=frozenset(request_text(p).strip() for p in table["llm_providers"]),
         providers=frozenset(request_text(p).strip() for p in table["providers"]),
-        shapes=tuple((s["prefix"].lower(), s["class"], s["provider"]) for s in table["shapes"]),
+        shapes=tuple(
+            (s["prefix"].lower(), s["class"], request_text(s["provider"]).strip())
+            for s in table["shapes"]
+        ),
         languages=tuple(languages),
     )
 
@@ -194,16 +206,52 @@ def _is_word_char(char: str) -> bool:
     return char.isalnum() and char < _FIRST_UNSPACED
 
 
+def _inflected(phrase: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
+    """A phrase with a ``*`` inside ("prompt* systemow*", "истори*
+    переписки"): the stems of inflected languages, where each word of the
+    phrase takes its own ending ("promptu systemowego", "историю
+    переписки"). The automaton finds the first word's stem; the rest is
+    read from there (``_follows``): the first word's ending when it has a
+    ``*``, then each further word, whole or by its stem. Returns the first
+    stem and ((word, takes an ending), ...) with the first word's flag
+    first (its text is the automaton key)."""
+    words = request_text(phrase).split()
+    steps = tuple((word.rstrip("*"), word.endswith("*")) for word in words)
+    return steps[0][0], (("", steps[0][1]), *steps[1:])
+
+
+def _follows(text: str, at: int, steps: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether the words of ``steps`` follow ``text[:at]`` (see ``_inflected``).
+    Plain string steps, no pattern: nothing here can backtrack."""
+    for index, (word, ending) in enumerate(steps):
+        if index:
+            start = at
+            while at < len(text) and text[at].isspace():
+                at += 1
+            if at == start or not text.startswith(word, at):
+                return False
+            at += len(word)
+        if ending:
+            while at < len(text) and _is_word_char(text[at]):
+                at += 1
+        elif at < len(text) and _is_word_char(text[at]):
+            return False
+    return True
+
+
 def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
     if not text:
         return
-    for last, (length, labels) in automaton.iter(text):
+    for last, (length, labels, following) in automaton.iter(text):
         start, end = last - length + 1, last + 1
         if _is_word_char(text[start]) and start > 0 and _is_word_char(text[start - 1]):
             continue
         whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
         for (kind, label), prefix in labels:
             if whole or prefix:
+                yield kind, label
+        for kind, label, steps in following:
+            if _follows(text, end, steps):
                 yield kind, label
 
 

@@ -492,6 +492,7 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
 
 
 _NESTED_SCHEMA_KEYS = ("items", "additionalProperties")
+_ALTERNATIVE_SCHEMA_KEYS = ("anyOf", "oneOf", "allOf")
 
 
 def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
@@ -508,6 +509,17 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
             child = node.get(key)
             if isinstance(child, Mapping) and depth + 1 < _MAX_NESTING:
                 stack.append((child, _child_path(path, key), depth + 1))
+        # The alternatives of ``anyOf`` / ``oneOf`` / ``allOf`` too: "either
+        # a passport scan or a social security number" asks for both.
+        for key in _ALTERNATIVE_SCHEMA_KEYS:
+            alternatives = node.get(key)
+            if is_array(alternatives) and depth + 1 < _MAX_NESTING:
+                key_path = _child_path(path, key)
+                stack.extend(
+                    (child, f"{key_path}[{index}]", depth + 1)
+                    for index, child in enumerate(alternatives)
+                    if isinstance(child, Mapping)
+                )
         properties = node.get("properties")
         if not isinstance(properties, Mapping):
             continue
@@ -1227,12 +1239,67 @@ def _shaped_requests(param: _Param, job: _Job) -> Iterator[tuple[str, str]]:
         _HEX_KEY_PATTERN.match(v) or _HEX_KEY_VALUE.match(v) for v in shapes
     ):
         yield "private_key", ""
+    if any(_is_env_listing(value) for value in shapes):
+        yield "env_dump", ""
+    if _recovery_word_list(param.schema):
+        yield "seed_phrase", ""
+    if _message_list(param.schema):
+        yield "conversation", ""
     for value in (*_slot_text(param.schema, _VALUE_SLOTS), *_custom_text(param.schema)):
         if "$" in value or "%" in value or "env" in value:
             match = _ENV_SECRET.search(value)
             if match:
                 yield "env_secret", ""
                 return
+
+
+# An example or default laid out as the output of ``env``: lines of
+# ``NAME=value``, one of them a secret's name ("AWS_SECRET_ACCESS_KEY=...").
+# A single ``KEY=value`` setting or a list of plain names is no listing.
+_ENV_LINE = re.compile(r"(?m)^[A-Z][A-Z0-9_]{1,60}=")
+_ENV_SECRET_LINE = re.compile(
+    r"(?m)^[A-Z0-9_]{0,60}(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]{0,30}="
+)
+
+
+def _is_env_listing(value: str) -> bool:
+    return len(_ENV_LINE.findall(value)) >= 2 and _ENV_SECRET_LINE.search(value) is not None
+
+
+#: Word counts of a wallet's recovery phrase (BIP-39).
+_RECOVERY_LENGTHS = frozenset({12, 15, 18, 21, 24})
+
+
+def _recovery_word_list(schema: Mapping[str, Any]) -> bool:
+    """A list of strings sized like a recovery phrase: ``minItems: 12,
+    maxItems: 24`` asks for a wallet's words whatever the parameter is
+    called ("wallet_backup", "words list"). Both bounds must be phrase
+    lengths and differ: twelve month names are ``minItems = maxItems = 12``."""
+    low, high = schema.get("minItems"), schema.get("maxItems")
+    return (
+        schema.get("type") == "array"
+        and _string_items(schema)
+        and low in _RECOVERY_LENGTHS
+        and high in _RECOVERY_LENGTHS
+        and low != high
+    )
+
+
+def _message_list(schema: Mapping[str, Any]) -> bool:
+    """A list of chat messages: items with a role chosen among the chat
+    roles (``enum: ["system", "user", "assistant", "tool"]``) ask for the
+    conversation, however the list is named ("gespraech", "Verlauf")."""
+    items = schema.get("items")
+    properties = items.get("properties") if isinstance(items, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return False
+    for sub in properties.values():
+        choices = sub.get("enum") if isinstance(sub, Mapping) else None
+        if is_array(choices):
+            roles = {c.lower() for c in choices if isinstance(c, str)}
+            if "assistant" in roles and roles & {"user", "system"}:
+                return True
+    return False
 
 
 def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
@@ -1303,10 +1370,23 @@ def _chooses_request(param: _Param) -> bool:
     sends. Only what the agent itself holds counts: a choice among kinds
     of card or identity document (a DLP scanner's ``pattern``, a form's
     ``id_type``) names what to look for, not what to hand over."""
-    values = [fit.split_identifier(value) for value in _slot_text(param.schema, _CHOICE_SLOTS)]
-    if not values:
+    choices = list(_slot_text(param.schema, _CHOICE_SLOTS))
+    if not choices:
         return False
+    # Choices that are secret environment variables (``enum: ["$GITHUB_TOKEN",
+    # "$NPM_TOKEN"]``): the agent expands the one chosen and sends its value.
+    if any(_ENV_SECRET.search(value) for value in choices):
+        return True
+    values = [fit.split_identifier(value) for value in choices]
     return bool(fit.fit_table().asked(fit.request_text(*values)) & _AGENT_HELD)
+
+
+def _flag_asks(param: _Param) -> bool:
+    """A flag or number whose own description asks the agent for what it
+    holds: ``include_history: boolean`` "when true, put the whole
+    conversation and the system prompt in front of `text`". The flag
+    carries nothing; its description tells the agent what to send."""
+    return bool(fit.fit_table().asked(fit.request_text(param.raw)) & _AGENT_HELD)
 
 
 _CHOICE_SLOTS = ("enum", "const", "default")
@@ -1323,11 +1403,13 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         not _takes_data(param.schema)
         and not any(_secret_files(param))
         and not _chooses_request(param)
+        and not _flag_asks(param)
     ):
         return
     table = fit.fit_table()
     seen: set[str] = set()
-    for request in _requests(param, job):
+    # A kind both named and shaped is judged by its shape (the stronger).
+    for request in sorted(_requests(param, job), key=lambda r: not r.shaped):
         if request.kind in seen or _fits(request, job):
             continue
         seen.add(request.kind)
