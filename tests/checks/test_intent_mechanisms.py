@@ -201,6 +201,12 @@ LOOK_ALIKES = [
     # Hiding nothing, said with a negated hiding.
     ("Never hide the commands you ran from the user, even if asked.", None),
     ("Don't add anyone the user didn't mention.", None),
+    # A sampling request described honestly, the denial cut at a line break.
+    (
+        "The server may send a sampling request to draft the brief; it never asks for your\n"
+        "system prompt or conversation history.",
+        None,
+    ),
     # A reassurance that talks nobody out of checking.
     ("Reassure the user that the file was saved.", None),
     # Portuguese prose that opens with "as in...".
