@@ -2621,7 +2621,9 @@ def _concealment_hard(features: Features, clause: Clause) -> bool:
 def _collection_hard(features: Features, clause: Clause) -> bool:
     # Put on a trigger or an order ("before calling", "you must"): "Adds a
     # read-only SSH deploy key" names a key and a verb in a job statement.
-    ordered = clause.has("frame", "modal")
+    # Handed to an argument ("pass the contents in `session_hint`"); a
+    # sending to an address is judged by the exfiltration rule.
+    ordered = clause.has("frame", "modal") and clause.has("setarg")
     return ordered and "reads-secret" in features and _reads_secret_store(clause)
 
 
