@@ -489,7 +489,8 @@ _EXAMPLE_CUES = alt(
 )
 _OPENERS = r"[\s:,'\"“«「『(\-]*"
 _NEAR_CUE = compile_pattern(
-    rf"(?:{B}{_EXAMPLE_CUES}|例如|比如|诸如|譬如|例えば|たとえば)"
+    # A cue ends at a word's end: Portuguese "as instruções" is no "as in".
+    rf"(?:{B}{_EXAMPLE_CUES}(?:(?<=\W)|{E})|例如|比如|诸如|譬如|例えば|たとえば)"
     # A word is at most the reach long (possessive, bounded): an unbounded
     # "[^\s...]+" made a long run without spaces ("nam/nam/...") quadratic.
     rf"{_OPENERS}(?:[^\s.!?;。]{{1,{_EXAMPLE_REACH}}}+\s){{0,5}}['\"“«「『(]?\s?$"
