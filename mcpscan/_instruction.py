@@ -301,7 +301,14 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     is_word_char = str.isalnum if text.isascii() else _is_word_char
     for last, phrase in _lexicon().automaton.iter(text):
         start, end = last - phrase.length + 1, last + 1
-        if not _starts_a_word(text, start, phrase, is_word_char):
+        # ``_starts_a_word``, its common answer first: a phrase after a
+        # non-word character (most hits of a real text) needs no call.
+        if (
+            start
+            and not phrase.inside_words
+            and is_word_char(text[start - 1])
+            and not _starts_a_word(text, start, phrase, is_word_char)
+        ):
             continue
         whole = (
             phrase.inside_words
@@ -707,10 +714,19 @@ class Clause:
     #: query ("?d={conversation_summary}" -> ``userdata``, ``digest``), and
     #: of a host name built from a placeholder ("{summary}.collector.example").
     link_cues: frozenset[str] = frozenset()
+    #: ``hits`` by cue, built once with the record (``_clause``): the
+    #: rules ask ``spans`` several times per clause. None (a record built
+    #: by hand) reads ``hits`` itself.
+    spans_by_cue: Mapping[str, tuple[tuple[int, int], ...]] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
 
     def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
         """Where the given cues stand in ``text``."""
-        return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
+        if self.spans_by_cue is None:
+            return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
+        by_cue = self.spans_by_cue
+        return frozenset(span for cue in cues for span in by_cue.get(cue, ()))
 
     def has(self, *cues: str) -> bool:
         return not self.cues.isdisjoint(cues)
@@ -1102,6 +1118,9 @@ def _clause(
         read = _read_cues(piece)
     text, cues = read.text, read.cues
     hits, first, by_position = _cue_places(read.found)
+    spans_by_cue: dict[str, list[tuple[int, int]]] = {}
+    for hit_start, hit_end, cue in hits:
+        spans_by_cue.setdefault(cue, []).append((hit_start, hit_end))
     imperative, negated = _imperative(text, by_position)
     if not negated and "prohibition" in cues:
         negated = _prohibited(list(hits))
@@ -1138,6 +1157,7 @@ def _clause(
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
+        spans_by_cue={cue: tuple(spans) for cue, spans in spans_by_cue.items()},
     )
 
 

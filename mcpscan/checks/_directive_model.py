@@ -57,6 +57,12 @@ class Rule:
     ``lookback`` bounds how far before its anchor a match may start (None:
     the whole window); a small bound lets the check try a few word starts
     instead of searching the window.
+    ``requires`` (optional) is a part every match of ``pattern`` holds (the
+    destination of a sending rule, say), written as the same regex text the
+    pattern holds: it is searched once in the window a match can occupy
+    before the pattern is tried, and a window without it is a failed
+    confirmation. Most windows hold none, and one search for a short part
+    costs less than the full pattern's attempts at each place.
     """
 
     rule_id: str
@@ -71,3 +77,4 @@ class Rule:
     guard_negation: bool = False
     lookback: int | None = None
     descriptive_confidence: float | None = None
+    requires: LazyPattern | None = None

@@ -86,9 +86,14 @@ def rule(
     subject_check: bool = False,
     guard_negation: bool = False,
     descriptive_confidence: float | None = None,
+    requires: str | None = None,
     **slots: str,
 ) -> Rule:
-    """Build a Rule: normalize the anchors, fill and compile the template."""
+    """Build a Rule: normalize the anchors, fill and compile the template.
+
+    ``requires`` names a slot that every match holds (the template uses it
+    outside any optional group or alternative); it becomes ``Rule.requires``.
+    """
     return Rule(
         rule_id=rule_id,
         name=name,
@@ -101,6 +106,7 @@ def rule(
         subject_check=subject_check,
         guard_negation=guard_negation,
         descriptive_confidence=descriptive_confidence,
+        requires=compile_pattern("%(part)s", part=slots[requires]) if requires else None,
     )
 
 
@@ -761,6 +767,7 @@ CONCEALMENT_RULES = (
         # an action of the model's own, not a secret it protects.
         rf"|(?:the|any|your) (?:\S+ )?%(hidden)s{E})",
         0.7,
+        requires="neg",
         neg=_NEG,
         say=alt(
             *_TELL_WORDS,
@@ -2653,6 +2660,7 @@ PRE_ACTION_RULES = (
         rf"{B}%(frame)s,?:? (?:%(gap)s)?(?P<verb>%(send)s){E} (?:%(gap10)s)?%(dest)s",
         0.7,
         position=Position.FRAMED,
+        requires="dest",
         frame=_FRAME,
         gap=gap(14),
         gap10=gap(10),
@@ -2818,6 +2826,7 @@ DATA_ROUTING_RULES = (
         0.75,
         position=Position.LEAD,
         clause_confidence=0.6,
+        requires="dest",
         verb=TRANSFER_VERBS,
         gap=gap(6),
         gap8=gap(8),
@@ -2835,6 +2844,7 @@ DATA_ROUTING_RULES = (
         0.75,
         position=Position.LEAD,
         clause_confidence=0.6,
+        requires="part",
         verb=TRANSFER_VERBS,
         gap=gap(6),
         gap8=gap(6),
@@ -2851,6 +2861,7 @@ DATA_ROUTING_RULES = (
         0.75,
         position=Position.LEAD,
         clause_confidence=0.6,
+        requires="dest",
         source=_ROUTE_SOURCE,
         others=_OUTPUT_OF_OTHERS,
         gap=gap(10),

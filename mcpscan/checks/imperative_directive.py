@@ -199,9 +199,15 @@ class _Hit:
 def _confirm(member: Rule, text: str, start: int, end: int) -> regex.Match[str] | None:
     """The rule's match that covers the anchor at [start, end), if any."""
     ceiling = min(len(text), end + _WINDOW)
+    # A match starts at most ``lookback`` (else ``_WINDOW``) characters
+    # before the anchor and ends by ``ceiling``: a part every match holds
+    # lies in between, searched there with the same end as the pattern.
+    floor = max(0, start - (_WINDOW if member.lookback is None else member.lookback))
+    if member.requires is not None and member.requires.search(text, floor, ceiling) is None:
+        return None
     if member.lookback is not None:
-        return _confirm_near(member, text, start, end, ceiling)
-    pos = max(0, start - _WINDOW)
+        return _confirm_near(member, text, start, end, floor=floor, ceiling=ceiling)
+    pos = floor
     pattern = member.pattern.compiled()
     while pos <= start:
         match = pattern.search(text, pos, ceiling, timeout=BACKSTOP_SECONDS)
@@ -218,13 +224,12 @@ _MATCH_START = regex.compile(r"(?<!\w)\w|[^\w\s]")
 
 
 def _confirm_near(
-    member: Rule, text: str, start: int, end: int, ceiling: int
+    member: Rule, text: str, start: int, end: int, *, floor: int, ceiling: int
 ) -> regex.Match[str] | None:
     """Try the rule at each place a match can begin (a word start or a
-    symbol) up to ``member.lookback`` characters before the anchor: a few
-    anchored attempts instead of a search that would also scan the window
-    after the anchor."""
-    floor = max(0, start - (member.lookback or 0))
+    symbol) from ``floor`` (``member.lookback`` characters before the
+    anchor) to the anchor: a few anchored attempts instead of a search that
+    would also scan the window after the anchor."""
     # The compiled pattern, fetched once for the dozen attempts (the same
     # call ``LazyPattern.match`` makes, with its time backstop).
     pattern = member.pattern.compiled()
