@@ -41,7 +41,6 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-import heapq
 import html
 import itertools
 import re
@@ -255,6 +254,16 @@ _HEX_NEEDLE = b"hhs" * 7 + b"hh"
 _BINARY_TABLE = _class_table({b"01": b"b"}, b".")
 _OCTET_NEEDLE = b"b" * 8
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
+# The hints' own classes. ``_JOIN_HINT`` holds only ASCII characters, so
+# its matches are exactly the quote, up to four blanks and "+" in the
+# translated bytes. A ``_CHAR_CODES_HINT`` match starts with two digits and
+# a separator: "d" stands for an ASCII digit and for "?", which every
+# character beyond Latin-1 becomes (``\d`` matches the digits of other
+# scripts too; Latin-1 holds no digit beyond ASCII).
+_JOIN_TABLE = _class_table({b"\"'`": b"q", b" \t": b"s", b"+": b"+"}, b".")
+_JOIN_NEEDLES = tuple(b"q" + b"s" * blanks + b"+" for blanks in range(5))
+_CODES_TABLE = _class_table({b"0123456789?": b"d", b",;": b","}, b".")
+_CODES_NEEDLE = b"dd,"
 
 # Magic numbers of binary media, fonts and archives. They never excuse a
 # blob on their own: an attacker can put "GIF89a" or a PNG header in front
@@ -626,7 +635,7 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
             yield _Candidate(start, end, "wrapped", block.group("body"))
     # Text as codes holds lower-case letters, 97 to 122: some code after a
     # separator starts with "1" (a substring test in C before any pattern).
-    if (",1" in text or ", 1" in text or ";1" in text) and _CHAR_CODES_HINT.search(text):
+    if (",1" in text or ", 1" in text or ";1" in text) and _codes_hint(text, aligned):
         for codes in _CHAR_CODES.finditer(text):
             yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
     # A lower-case letter's octet is 0110xxxx or 0111xxxx, and a run holds
@@ -643,7 +652,7 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
             start, end = labelled.span("run")
             if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
                 yield _Candidate(start, end, "base85", labelled.group("run"))
-    if "+" in text and _JOIN_HINT.search(text):
+    if "+" in text and _join_hint(aligned):
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
     if "=" in text or ":" in text:
@@ -652,6 +661,29 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
             if _short_base64_of_text(value):
                 start = setting.start("value")
                 yield _Candidate(start, start + len(value), "setting", value)
+
+
+def _join_hint(aligned: bytes) -> bool:
+    """Whether ``_JOIN_HINT`` matches the text ``aligned`` stands for, told
+    by C substring searches of its class bytes (a search of the pattern
+    tries its class at every position of the text)."""
+    classes = aligned.translate(_JOIN_TABLE)
+    return any(needle in classes for needle in _JOIN_NEEDLES)
+
+
+def _codes_hint(text: str, aligned: bytes) -> bool:
+    """Whether ``_CHAR_CODES_HINT`` matches ``text``: the pattern anchored
+    where two (possible) digits and a separator stand, found in C, unless
+    that is most of the text (then the pattern searches it)."""
+    classes = aligned.translate(_CODES_TABLE)
+    if classes.count(_CODES_NEEDLE) * _MARKER_SPACING > len(text):
+        return _CHAR_CODES_HINT.search(text) is not None
+    hit = classes.find(_CODES_NEEDLE)
+    while hit >= 0:
+        if _CHAR_CODES_HINT.match(text, hit) is not None:
+            return True
+        hit = classes.find(_CODES_NEEDLE, hit + 1)
+    return False
 
 
 def _short_base64_of_text(value: str) -> bool:
@@ -742,8 +774,9 @@ def _setting_values(text: str) -> Iterator[re.Match[str]]:
     ``=`` or ``:`` of a setting."""
     if (text.count("=") + text.count(":")) * _MARKER_SPACING > len(text):
         return _SETTING_VALUE.finditer(text)
-    starts = heapq.merge(_offsets(text, "="), _offsets(text, ":"))
-    return _anchored(_SETTING_VALUE, text, (at + 1 for at in starts))
+    # One sort in C of the two (disjoint) lists of offsets.
+    starts = sorted([*_offsets(text, "="), *_offsets(text, ":")])
+    return _anchored(_SETTING_VALUE, text, [at + 1 for at in starts])
 
 
 def _without_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -1480,7 +1513,8 @@ _REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.
 #: a shift name although their ``lower()`` is not that letter: dotted and
 #: dotless I, the long s and the old Cyrillic letter forms. A test checks
 #: every code point.
-_IRREGULAR_CASE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+_IRREGULAR_CHARS = "\u0130\u0131\u017f" + "".join(map(chr, range(0x1C80, 0x1C86)))
+_IRREGULAR_CASE = re.compile(f"[{_IRREGULAR_CHARS}]")
 _LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
@@ -1505,7 +1539,8 @@ def _cue_lowered(text: str) -> str | None:
     keeps one character per character and the text holds none of the
     characters ``re.IGNORECASE`` folds irregularly. ``None`` otherwise."""
     lowered = text.lower()
-    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+    # One C substring test per irregular character, not a class search.
+    if len(lowered) == len(text) and not any(char in text for char in _IRREGULAR_CHARS):
         return lowered
     return None
 
