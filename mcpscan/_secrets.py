@@ -1116,17 +1116,20 @@ def _run_starts(haystack: str, table: bytes, length: int) -> list[int]:
     position of the text: a regex search costs a few nanoseconds per
     character of a megabyte; this costs one C pass.
     """
+    return list(_iter_run_starts(haystack, table, length))
+
+
+def _iter_run_starts(haystack: str, table: bytes, length: int) -> Iterator[int]:
+    """``_run_starts``, one at a time (a caller that stops early stops the search)."""
     classes = haystack.encode("latin-1", "replace").translate(table)
     needle = b"\x01" * length
-    starts = []
     hit = classes.find(needle)
     while hit >= 0:
-        starts.append(classes.rfind(b"\x00", 0, hit) + 1)
+        yield classes.rfind(b"\x00", 0, hit) + 1
         end = classes.find(b"\x00", hit + length)
         if end < 0:
-            break
+            return
         hit = classes.find(needle, end)
-    return starts
 
 
 # The class of ``_AWS_SECRET``.
@@ -1342,7 +1345,7 @@ def _token_runs(text: str) -> Iterator[re.Match[str]]:
     """``_TOKEN_RUN.finditer(text)``: its greedy class run (which excludes
     "=") makes every match start where a run of 24 or more starts, so it is
     anchored there (``_run_starts``) instead of tried at every position."""
-    for start in _run_starts(text, _TOKEN_TABLE, ENTROPY_MIN_LENGTH):
+    for start in _iter_run_starts(text, _TOKEN_TABLE, ENTROPY_MIN_LENGTH):
         run = _TOKEN_RUN.match(text, start)
         if run is not None:  # pragma: no branch - a run start always matches
             yield run

@@ -42,6 +42,7 @@ their own weight so every location shows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -528,6 +529,21 @@ def _texts(context: Context) -> _Texts:
     return _Texts(normalized, tuple(prose), "\n".join(raw for _, raw in prose).lower())
 
 
+# ``cap.WORD`` (``[a-z0-9]+``) as bytes: a word character stays, every other
+# byte becomes a space. A character beyond ASCII becomes "?" first.
+_WORD_BYTES = bytes(
+    code if chr(code) in "abcdefghijklmnopqrstuvwxyz0123456789" else ord(" ") for code in range(256)
+)
+
+
+def _word_set(text: str) -> set[str]:
+    """``set(cap.WORD.findall(text))``, split in C: a megabyte of text holds
+    a hundred thousand words but a few thousand distinct ones, and only
+    those become ``str`` (a test holds ``cap.WORD`` to this)."""
+    encoded = text.encode("ascii", "replace").translate(_WORD_BYTES)
+    return {word.decode("ascii") for word in set(encoded.split())}
+
+
 def _profile(tool: Tool, texts: _Texts) -> _Profile:
     by_location = texts.normalized
     title = by_location.get("title", "")
@@ -540,7 +556,7 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
     return _Profile(
         capabilities=cap.declared_capabilities(tool, identity_words),
         identity=frozenset(identity_words),
-        words=frozenset((*name_words, *cap.WORD.findall(title), *cap.WORD.findall(description))),
+        words=frozenset(name_words).union(_word_set(title), _word_set(description)),
         text=text,
     )
 
@@ -1488,7 +1504,9 @@ def _documented(description: str) -> dict[str, tuple[str, str]]:
     if ":" not in description:
         return {}
     found: dict[str, tuple[str, str]] = {}
-    for match in list(_DOCUMENTED.finditer(description))[:_MAX_DOCUMENTED]:
+    # The first matches only: the search stops there, not at the end of a
+    # megabyte of parameter lists.
+    for match in itertools.islice(_DOCUMENTED.finditer(description), _MAX_DOCUMENTED):
         name, text = match.group(1), match.group(2)
         found.setdefault(instruction.identifier_key(name), (name, text))
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -510,3 +511,20 @@ def test_collection_host_is_the_patterns_first_match(text: str) -> None:
 
     fast, slow = cm._collection_host(text), cm._COLLECTION_HOST.search(text)
     assert (fast and fast.span()) == (slow and slow.span())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "reads a file and sends it to the api v2 endpoint",
+        "Mixed CASE words, d\u00e9j\u00e0 vu, \u0430pple, tabs\tand\nlines, x_y-z 42",
+        "emoji \U0001f600 between words?and punctuation!",
+    ],
+)
+def test_word_set_is_the_word_patterns_findall(text: str) -> None:
+    from mcpscan import _capability as cap
+    from mcpscan.checks import capability_mismatch as cm
+
+    assert cap.WORD.pattern == "[a-z0-9]+" and cap.WORD.flags == re.UNICODE
+    assert cm._word_set(text) == set(cap.WORD.findall(text))
