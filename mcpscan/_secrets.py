@@ -1116,12 +1116,17 @@ def _run_starts(haystack: str, table: bytes, length: int) -> list[int]:
     position of the text: a regex search costs a few nanoseconds per
     character of a megabyte; this costs one C pass.
     """
-    return list(_iter_run_starts(haystack, table, length))
+    return list(_iter_run_starts(_class_bytes(haystack, table), length))
 
 
-def _iter_run_starts(haystack: str, table: bytes, length: int) -> Iterator[int]:
-    """``_run_starts``, one at a time (a caller that stops early stops the search)."""
-    classes = haystack.encode("latin-1", "replace").translate(table)
+def _class_bytes(text: str, table: bytes) -> bytes:
+    """``text`` as one class byte per character (``_run_starts``)."""
+    return text.encode("latin-1", "replace").translate(table)
+
+
+def _iter_run_starts(classes: bytes, length: int) -> Iterator[int]:
+    """``_run_starts`` of class bytes, one at a time (a caller that stops
+    early stops the search)."""
     needle = b"\x01" * length
     hit = classes.find(needle)
     while hit >= 0:
@@ -1231,6 +1236,10 @@ _RULES: tuple[_Rule, ...] = (
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/_\-]{24,}={0,2}")
 _TOKEN_TABLE = _class_table(string.ascii_letters + string.digits + "+/_-")
 ENTROPY_MIN_LENGTH = 24
+_TOKEN_NEEDLE = b"\x01" * ENTROPY_MIN_LENGTH
+#: Anchoring pays while long runs are rare: at most one per this many
+#: characters (an anchored run costs a few Python steps).
+_RUN_SPACING = 64
 ENTROPY_MAX_LENGTH = 512
 ENTROPY_THRESHOLD = 4.5
 # With a credential word just before it, a shorter random value (whose
@@ -1344,8 +1353,14 @@ def _entropy_candidates(
 def _token_runs(text: str) -> Iterator[re.Match[str]]:
     """``_TOKEN_RUN.finditer(text)``: its greedy class run (which excludes
     "=") makes every match start where a run of 24 or more starts, so it is
-    anchored there (``_run_starts``) instead of tried at every position."""
-    for start in _iter_run_starts(text, _TOKEN_TABLE, ENTROPY_MIN_LENGTH):
+    anchored there (``_run_starts``) instead of tried at every position.
+    Text made mostly of such runs (a wall of base64) is left to the
+    pattern, whose C loop beats a Python step per run."""
+    classes = _class_bytes(text, _TOKEN_TABLE)
+    if classes.count(_TOKEN_NEEDLE) * _RUN_SPACING > len(text):
+        yield from _TOKEN_RUN.finditer(text)
+        return
+    for start in _iter_run_starts(classes, ENTROPY_MIN_LENGTH):
         run = _TOKEN_RUN.match(text, start)
         if run is not None:  # pragma: no branch - a run start always matches
             yield run

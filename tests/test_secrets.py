@@ -569,3 +569,18 @@ def test_aws_secret_rule_anchored_is_the_patterns_matches() -> None:
         assert [m.span() for m in _rule_matches(rule, text)] == [
             m.span() for m in rule.pattern.finditer(text)
         ], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prose with one token " + A62[:30] + " in it. " + "More plain words follow. " * 20,
+        " ".join(base64.b64encode(f"note {i:07d} padding".encode()).decode() for i in range(300)),
+    ],
+)
+def test_token_runs_anchored_and_dense_paths_agree_with_the_pattern(text: str) -> None:
+    """A long text with a rare run is anchored; a wall of runs is left to the
+    pattern. Both give the pattern's matches."""
+    from mcpscan._secrets import _TOKEN_RUN, _token_runs
+
+    assert [m.span() for m in _token_runs(text)] == [m.span() for m in _TOKEN_RUN.finditer(text)]
