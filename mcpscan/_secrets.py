@@ -1098,6 +1098,49 @@ def _at(*literals: str) -> Callable[[str], list[int]]:
     return functools.partial(_occurrences, literals=literals)
 
 
+def _class_table(members: str) -> bytes:
+    """A ``bytes.translate`` table: 1 for the (ASCII) ``members``, 0 for
+    every other byte."""
+    return bytes(int(chr(code) in members) for code in range(256))
+
+
+def _run_starts(haystack: str, table: bytes, length: int) -> list[int]:
+    """Where each run of ``length`` or more characters of one ASCII class
+    (``table``, from ``_class_table``) starts, found by C byte searches.
+
+    The text becomes one byte per character (a character beyond Latin-1
+    becomes "?", outside every class), so byte offsets are text offsets.
+    A pattern that matches only a whole run of its class (a look-behind
+    for the class, or a greedy run that a search would start at the run's
+    first character) is then tried only there, instead of at every
+    position of the text: a regex search costs a few nanoseconds per
+    character of a megabyte; this costs one C pass.
+    """
+    return list(_iter_run_starts(_class_bytes(haystack, table), length))
+
+
+def _class_bytes(text: str, table: bytes) -> bytes:
+    """``text`` as one class byte per character (``_run_starts``)."""
+    return text.encode("latin-1", "replace").translate(table)
+
+
+def _iter_run_starts(classes: bytes, length: int) -> Iterator[int]:
+    """``_run_starts`` of class bytes, one at a time (a caller that stops
+    early stops the search)."""
+    needle = b"\x01" * length
+    hit = classes.find(needle)
+    while hit >= 0:
+        yield classes.rfind(b"\x00", 0, hit) + 1
+        end = classes.find(b"\x00", hit + length)
+        if end < 0:
+            return
+        hit = classes.find(needle, end)
+
+
+# The class of ``_AWS_SECRET``.
+_AWS_SECRET_TABLE = _class_table(string.ascii_letters + string.digits + "/+")
+
+
 def _discord_starts(haystack: str) -> list[int]:
     """``begins`` of ``_DISCORD``: where an id run up to a dot starts."""
     return [run.start() for run in _DISCORD_ID_RUN.finditer(haystack)]
@@ -1122,7 +1165,15 @@ def _scheme_starts(haystack: str) -> list[int]:
 
 _RULES: tuple[_Rule, ...] = (
     _Rule("aws_access_key", ("AKIA", "ASIA", "ABIA", "ACCA"), _AWS_KEY_ID, _judge_aws_key_id),
-    _Rule("aws_secret_key", ("aws", "secret"), _AWS_SECRET, _judge_aws_secret, casefold=True),
+    _Rule(
+        "aws_secret_key",
+        ("aws", "secret"),
+        _AWS_SECRET,
+        _judge_aws_secret,
+        casefold=True,
+        # A match is a whole run of its class (look-behind and look-ahead).
+        begins=functools.partial(_run_starts, table=_AWS_SECRET_TABLE, length=40),
+    ),
     _Rule(
         "github_token",
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
@@ -1183,7 +1234,12 @@ _RULES: tuple[_Rule, ...] = (
 # Candidate tokens: runs of base64 / base64url characters. No lookaround and
 # a class that excludes "=", so finditer takes maximal runs in one pass.
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/_\-]{24,}={0,2}")
+_TOKEN_TABLE = _class_table(string.ascii_letters + string.digits + "+/_-")
 ENTROPY_MIN_LENGTH = 24
+_TOKEN_NEEDLE = b"\x01" * ENTROPY_MIN_LENGTH
+#: Anchoring pays while long runs are rare: at most one per this many
+#: characters (an anchored run costs a few Python steps).
+_RUN_SPACING = 64
 ENTROPY_MAX_LENGTH = 512
 ENTROPY_THRESHOLD = 4.5
 # With a credential word just before it, a shorter random value (whose
@@ -1279,7 +1335,7 @@ def _entropy_candidates(
     provider rule already recognised (``known``, sorted by start)."""
     public = _public_blocks(text)
     cursor = 0
-    for run in _TOKEN_RUN.finditer(text):
+    for run in _token_runs(text):
         while cursor < len(known) and known[cursor].end <= run.start():
             cursor += 1
         if cursor < len(known) and known[cursor].start <= run.start() < known[cursor].end:
@@ -1292,6 +1348,22 @@ def _entropy_candidates(
         if candidate is not None:
             budget.accept()
             yield candidate
+
+
+def _token_runs(text: str) -> Iterator[re.Match[str]]:
+    """``_TOKEN_RUN.finditer(text)``: its greedy class run (which excludes
+    "=") makes every match start where a run of 24 or more starts, so it is
+    anchored there (``_run_starts``) instead of tried at every position.
+    Text made mostly of such runs (a wall of base64) is left to the
+    pattern, whose C loop beats a Python step per run."""
+    classes = _class_bytes(text, _TOKEN_TABLE)
+    if classes.count(_TOKEN_NEEDLE) * _RUN_SPACING > len(text):
+        yield from _TOKEN_RUN.finditer(text)
+        return
+    for start in _iter_run_starts(classes, ENTROPY_MIN_LENGTH):
+        run = _TOKEN_RUN.match(text, start)
+        if run is not None:  # pragma: no branch - a run start always matches
+            yield run
 
 
 def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
@@ -1375,9 +1447,10 @@ def _gate_hits(gate: Any, text: str, rules: int) -> set[int]:
     return triggered
 
 
-def _triggered_rules(text: str) -> list[int]:
+def _triggered_rules(text: str, lowered: str) -> list[int]:
+    """The rules whose triggers occur in ``text`` (``lowered`` is ``text.lower()``)."""
     exact = _gate_hits(_EXACT_GATE, text, _EXACT_RULES)
-    folded = _gate_hits(_FOLDED_GATE, text.lower(), _FOLDED_RULES)
+    folded = _gate_hits(_FOLDED_GATE, lowered, _FOLDED_RULES)
     return sorted(exact | folded)
 
 
@@ -1404,13 +1477,15 @@ def _rule_matches(rule: _Rule, haystack: str) -> Iterator[re.Match[str]]:
 
 
 def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
+    folded = text.lower()
     lowered: str | None = None
-    for index in _triggered_rules(text):
+    for index in _triggered_rules(text, folded):
         rule = _RULES[index]
         haystack = text
         if rule.on_lowered:
             if lowered is None:
-                lowered = same_length_lower(text)
+                # ``same_length_lower``, from the lowering already done.
+                lowered = folded if len(folded) == len(text) else same_length_lower(text)
             haystack = lowered
         for match in _rule_matches(rule, haystack):
             if not budget.spend():

@@ -529,3 +529,58 @@ def test_anchored_rules_find_what_a_search_finds() -> None:
             haystack = text.lower() if rule.on_lowered else text
             expected = [m.span() for m in rule.pattern.finditer(haystack)]
             assert [m.span() for m in _rule_matches(rule, haystack)] == expected, (rule, text)
+
+
+def _class_run_texts() -> list[str]:
+    """Texts of base64 characters, separators, "=" and characters beyond
+    Latin-1 (which the byte search sees as "?"), around the run lengths the
+    anchored searches look for (24 and 40)."""
+    rng = random.Random(77)
+    pieces = [A62, "+/", "_-", "=", " .:", "\u00e9\u20ac\U0001f600?"]
+    texts = []
+    for _ in range(600):
+        parts = []
+        for _ in range(rng.randint(1, 6)):
+            alphabet = rng.choice(pieces)
+            parts.append(
+                "".join(
+                    rng.choice(alphabet) for _ in range(rng.choice([1, 3, 23, 24, 39, 40, 41, 60]))
+                )
+            )
+        texts.append("".join(parts))
+    return texts
+
+
+def test_token_runs_are_the_patterns_matches() -> None:
+    """The entropy sweep's runs, anchored where a byte search finds a run of
+    24, are exactly the pattern's matches over the whole text."""
+    from mcpscan._secrets import _TOKEN_RUN, _token_runs
+
+    for text in _class_run_texts():
+        assert [m.span() for m in _token_runs(text)] == [
+            m.span() for m in _TOKEN_RUN.finditer(text)
+        ], text
+
+
+def test_aws_secret_rule_anchored_is_the_patterns_matches() -> None:
+    (rule,) = [r for r in _RULES if r.kind == "aws_secret_key"]
+    assert rule.begins is not None
+    for text in _class_run_texts():
+        assert [m.span() for m in _rule_matches(rule, text)] == [
+            m.span() for m in rule.pattern.finditer(text)
+        ], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prose with one token " + A62[:30] + " in it. " + "More plain words follow. " * 20,
+        " ".join(base64.b64encode(f"note {i:07d} padding".encode()).decode() for i in range(300)),
+    ],
+)
+def test_token_runs_anchored_and_dense_paths_agree_with_the_pattern(text: str) -> None:
+    """A long text with a rare run is anchored; a wall of runs is left to the
+    pattern. Both give the pattern's matches."""
+    from mcpscan._secrets import _TOKEN_RUN, _token_runs
+
+    assert [m.span() for m in _token_runs(text)] == [m.span() for m in _TOKEN_RUN.finditer(text)]

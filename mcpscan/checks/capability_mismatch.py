@@ -42,6 +42,7 @@ their own weight so every location shows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -369,6 +370,63 @@ _COLLECTION_HOST = re.compile(
     r"|postb\.in|requestcatcher|mockbin|ptsv[23]|dnslog\.cn|ceye\.io|trycloudflare\.com"
     r"|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"
 )
+#: What every match of ``_COLLECTION_HOST`` starts with (a test holds each
+#: branch of the pattern to one of them).
+_COLLECTION_HOST_STARTS = (
+    "webhook.site",
+    "requestbin",
+    "pipedream.net",
+    "ngrok",
+    "interact",
+    "oast.",
+    "burpcollaborator.net",
+    "canarytokens",
+    "paste",
+    "hastebin",
+    "transfer.sh",
+    "file.io",
+    "0x0.st",
+    "hookb.in",
+    "beeceptor",
+    "postb.in",
+    "requestcatcher",
+    "mockbin",
+    "ptsv",
+    "dnslog.cn",
+    "ceye.io",
+    "trycloudflare.com",
+    "discord",
+    "api.telegram.org/bot",
+)
+#: Anchoring pays while the starts are rare: at most one per this many
+#: characters (an anchored attempt costs a Python call).
+_HOST_START_SPACING = 64
+
+
+def _collection_host(text: str) -> re.Match[str] | None:
+    """``_COLLECTION_HOST.search(text)``, anchored where a host can start.
+
+    The pattern is an alternation after ``\\b``, tried at every position of
+    a megabyte by a search; the C substring searches for its starts cost a
+    quarter of that. The earliest start where the pattern matches is the
+    search's match (``\\b`` reads the character before a start).
+    """
+    starts: list[int] = []
+    limit = len(text) // _HOST_START_SPACING
+    for start in _COLLECTION_HOST_STARTS:
+        at = text.find(start)
+        while at >= 0:
+            if len(starts) > limit:
+                return _COLLECTION_HOST.search(text)
+            starts.append(at)
+            at = text.find(start, at + 1)
+    for at in sorted(starts):
+        match = _COLLECTION_HOST.match(text, at)
+        if match is not None:
+            return match
+    return None
+
+
 _VALUE_SLOTS = ("default", "const", "enum", "examples", "example")
 _URL_VALUE = re.compile(r"(?i)^(?:https?|wss?|ftp)://")
 
@@ -471,6 +529,21 @@ def _texts(context: Context) -> _Texts:
     return _Texts(normalized, tuple(prose), "\n".join(raw for _, raw in prose).lower())
 
 
+# ``cap.WORD`` (``[a-z0-9]+``) as bytes: a word character stays, every other
+# byte becomes a space. A character beyond ASCII becomes "?" first.
+_WORD_BYTES = bytes(
+    code if chr(code) in "abcdefghijklmnopqrstuvwxyz0123456789" else ord(" ") for code in range(256)
+)
+
+
+def _word_set(text: str) -> set[str]:
+    """``set(cap.WORD.findall(text))``, split in C: a megabyte of text holds
+    a hundred thousand words but a few thousand distinct ones, and only
+    those become ``str`` (a test holds ``cap.WORD`` to this)."""
+    encoded = text.encode("ascii", "replace").translate(_WORD_BYTES)
+    return {word.decode("ascii") for word in set(encoded.split())}
+
+
 def _profile(tool: Tool, texts: _Texts) -> _Profile:
     by_location = texts.normalized
     title = by_location.get("title", "")
@@ -483,7 +556,7 @@ def _profile(tool: Tool, texts: _Texts) -> _Profile:
     return _Profile(
         capabilities=cap.declared_capabilities(tool, identity_words),
         identity=frozenset(identity_words),
-        words=frozenset((*name_words, *cap.WORD.findall(title), *cap.WORD.findall(description))),
+        words=frozenset(name_words).union(_word_set(title), _word_set(description)),
         text=text,
     )
 
@@ -847,7 +920,7 @@ def _sensitive_values(param: _Param, profile: _Profile) -> Iterator[_Observation
         lowered = value.lower()
         if _may_name_sensitive_file(lowered):
             yield from _sensitive_file(param, profile, slot, value)
-        if _COLLECTION_HOST.search(lowered) and not _names_host(profile, lowered):
+        if _collection_host(lowered) and not _names_host(profile, lowered):
             weight = VERY_STRONG if slot in ("default", "const") else STRONG
             yield _observe(
                 "sensitive_default",
@@ -890,7 +963,7 @@ _GENERIC_HOST_WORDS = frozenset(
 
 def _names_host(profile: _Profile, value: str) -> bool:
     """The tool is about the host itself (an ngrok manager, a pastebin client)."""
-    match = _COLLECTION_HOST.search(value)
+    match = _collection_host(value)
     if match is None:
         return False
     words = cap.WORD.findall(match.group().lower())
@@ -961,11 +1034,11 @@ def _mentioned(text: str, start: int) -> bool:
 
 
 def _collection_mentions(texts: _Texts, profile: _Profile) -> Iterator[_Observation]:
-    if _COLLECTION_HOST.search(texts.prose_blob) is None:
+    if _collection_host(texts.prose_blob) is None:
         return
     for location, raw in texts.prose:
         lowered = raw.lower()
-        match = _COLLECTION_HOST.search(lowered)
+        match = _collection_host(lowered)
         if match is None or _names_host(profile, lowered):
             continue
         mentioned = _mentioned(lowered, match.start())
@@ -1513,7 +1586,9 @@ def _documented(description: str) -> dict[str, tuple[str, str]]:
     if ":" not in description:
         return {}
     found: dict[str, tuple[str, str]] = {}
-    for match in list(_DOCUMENTED.finditer(description))[:_MAX_DOCUMENTED]:
+    # The first matches only: the search stops there, not at the end of a
+    # megabyte of parameter lists.
+    for match in itertools.islice(_DOCUMENTED.finditer(description), _MAX_DOCUMENTED):
         name, text = match.group(1), match.group(2)
         found.setdefault(instruction.identifier_key(name), (name, text))
     return found

@@ -41,7 +41,6 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-import heapq
 import html
 import itertools
 import re
@@ -255,6 +254,16 @@ _HEX_NEEDLE = b"hhs" * 7 + b"hh"
 _BINARY_TABLE = _class_table({b"01": b"b"}, b".")
 _OCTET_NEEDLE = b"b" * 8
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
+# The hints' own classes. ``_JOIN_HINT`` holds only ASCII characters, so
+# its matches are exactly the quote, up to four blanks and "+" in the
+# translated bytes. A ``_CHAR_CODES_HINT`` match starts with two digits and
+# a separator: "d" stands for an ASCII digit and for "?", which every
+# character beyond Latin-1 becomes (``\d`` matches the digits of other
+# scripts too; Latin-1 holds no digit beyond ASCII).
+_JOIN_TABLE = _class_table({b"\"'`": b"q", b" \t": b"s", b"+": b"+"}, b".")
+_JOIN_NEEDLES = tuple(b"q" + b"s" * blanks + b"+" for blanks in range(5))
+_CODES_TABLE = _class_table({b"0123456789?": b"d", b",;": b","}, b".")
+_CODES_NEEDLE = b"dd,"
 
 # Magic numbers of binary media, fonts and archives. They never excuse a
 # blob on their own: an attacker can put "GIF89a" or a PNG header in front
@@ -648,66 +657,92 @@ def _ordinary_candidates(text: str, limit: int) -> list[_Candidate]:
 def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[_Candidate]:
     """Every candidate that is not a bare base64 run, kind by kind.
 
-    Each finder runs only when its marker is in the text (a substring test).
-    ``aligned`` is ``text`` as one byte per character, ``classes`` those
-    bytes translated by ``_B64_TABLE``.
+    Each finder runs only when its marker is in the text: a substring test
+    of ``aligned``, ``text`` as one byte per character (a character beyond
+    Latin-1 becomes "?", which no marker holds, so a marker is in ``aligned``
+    exactly where it is in ``text``: a scan of a quarter of the memory of a
+    text with astral characters). ``classes`` are those bytes translated by
+    ``_B64_TABLE``.
     """
-    if "data:" in text or "DATA:" in text:
+    if b"data:" in aligned or b"DATA:" in aligned:
         for m in _DATA_URI.finditer(text):
             params = (m.group("params") or "").lower()
             base64_payload = ";base64" in params
             yield _Candidate(m.start(), m.end(), "data", m.group("payload"), base64_payload)
-    if "\\" in text:
+    if b"\\" in aligned:
         for m in _ESCAPE_RUN.finditer(text):
             if len(_CODE_ESCAPE.findall(m.group())) >= 4:
                 yield _Candidate(m.start(), m.end(), "escapes", m.group())
-    if "&#" in text:
+    if b"&#" in aligned:
         for m in _ENTITY_RUN.finditer(text):
             yield _Candidate(m.start(), m.end(), "entities", m.group())
-    if "%" in text:
+    if b"%" in aligned:
         for m in _PERCENT_RUN.finditer(text):
             yield _Candidate(m.start(), m.end(), "percent", m.group())
-    if "0x" in text or "0X" in text:
+    if b"0x" in aligned or b"0X" in aligned:
         for m in _OX_LIST.finditer(text):
             yield _Candidate(m.start(), m.end(), "0x-list", m.group())
     if _HEX_NEEDLE in aligned.translate(_HEX_TABLE):
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
-    if ("\\n" in text or " " in text) and _WRAPPED_NEEDLE in classes:
+    if (b"\\n" in aligned or b" " in aligned) and _WRAPPED_NEEDLE in classes:
         for wrapped in _anchored(_WRAPPED_B64, text, _run_starts(classes, _WRAPPED_NEEDLE)):
             yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
-    if "-----BEGIN " in text:
+    if b"-----BEGIN " in aligned:
         for block in _ARMOURED.finditer(text):
             start, end = block.span("body")
             yield _Candidate(start, end, "wrapped", block.group("body"))
     # Text as codes holds lower-case letters, 97 to 122: some code after a
     # separator starts with "1" (a substring test in C before any pattern).
-    if (",1" in text or ", 1" in text or ";1" in text) and _CHAR_CODES_HINT.search(text):
+    if (b",1" in aligned or b", 1" in aligned or b";1" in aligned) and _codes_hint(text, aligned):
         for codes in _CHAR_CODES.finditer(text):
             yield _Candidate(codes.start(), codes.end(), "char-codes", codes.group())
     # A lower-case letter's octet is 0110xxxx or 0111xxxx, and a run holds
     # eight binary digits in a row (a substring test in C before the pattern).
-    if "011" in text and _OCTET_NEEDLE in aligned.translate(_BINARY_TABLE):
+    if b"011" in aligned and _OCTET_NEEDLE in aligned.translate(_BINARY_TABLE):
         for octets in _BINARY_OCTETS.finditer(text):
             yield _Candidate(octets.start(), octets.end(), "binary", octets.group())
-    if "<~" in text:
+    if b"<~" in aligned:
         for block in _ASCII85_BLOCK.finditer(text):
             start, end = block.span("body")
             yield _Candidate(start, end, "ascii85", block.group("body"))
-    if "85" in text:
+    if b"85" in aligned:
         for labelled in _labelled_base85(text):
             start, end = labelled.span("run")
             if labelled.group("run").strip(_BASE64_CHARS):  # not a base64 run
                 yield _Candidate(start, end, "base85", labelled.group("run"))
-    if "+" in text and _JOIN_HINT.search(text):
+    if b"+" in aligned and _join_hint(aligned):
         for joined in _JOINED_PIECES.finditer(text):
             yield _Candidate(joined.start(), joined.end(), "joined", joined.group())
-    if "=" in text or ":" in text:
+    if b"=" in aligned or b":" in aligned:
         for setting in _setting_values(text):
             value = setting.group("value")
             if _short_base64_of_text(value):
                 start = setting.start("value")
                 yield _Candidate(start, start + len(value), "setting", value)
+
+
+def _join_hint(aligned: bytes) -> bool:
+    """Whether ``_JOIN_HINT`` matches the text ``aligned`` stands for, told
+    by C substring searches of its class bytes (a search of the pattern
+    tries its class at every position of the text)."""
+    classes = aligned.translate(_JOIN_TABLE)
+    return any(needle in classes for needle in _JOIN_NEEDLES)
+
+
+def _codes_hint(text: str, aligned: bytes) -> bool:
+    """Whether ``_CHAR_CODES_HINT`` matches ``text``: the pattern anchored
+    where two (possible) digits and a separator stand, found in C, unless
+    that is most of the text (then the pattern searches it)."""
+    classes = aligned.translate(_CODES_TABLE)
+    if classes.count(_CODES_NEEDLE) * _MARKER_SPACING > len(text):
+        return _CHAR_CODES_HINT.search(text) is not None
+    hit = classes.find(_CODES_NEEDLE)
+    while hit >= 0:
+        if _CHAR_CODES_HINT.match(text, hit) is not None:
+            return True
+        hit = classes.find(_CODES_NEEDLE, hit + 1)
+    return False
 
 
 def _short_base64_of_text(value: str) -> bool:
@@ -798,8 +833,9 @@ def _setting_values(text: str) -> Iterator[re.Match[str]]:
     ``=`` or ``:`` of a setting."""
     if (text.count("=") + text.count(":")) * _MARKER_SPACING > len(text):
         return _SETTING_VALUE.finditer(text)
-    starts = heapq.merge(_offsets(text, "="), _offsets(text, ":"))
-    return _anchored(_SETTING_VALUE, text, (at + 1 for at in starts))
+    # One sort in C of the two (disjoint) lists of offsets.
+    starts = sorted([*_offsets(text, "="), *_offsets(text, ":")])
+    return _anchored(_SETTING_VALUE, text, [at + 1 for at in starts])
 
 
 def _without_overlaps(candidates: list[_Candidate]) -> list[_Candidate]:
@@ -1479,9 +1515,9 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
     string: a long honest description full of plain keywords ("send",
     "token", "user") must not hide a ROT13 sentence appended to it.
     """
-    lowered = text.lower()
-    if len(lowered) != len(text) or not text.isascii():
-        lowered = ascii_lower(text)
+    # ASCII text lower-cases in place; other text is lowered A-Z only, so
+    # offsets stay those of ``text`` (not lowered twice to find that out).
+    lowered = text.lower() if text.isascii() else ascii_lower(text)
     hits: dict[int, list[tuple[int, int, str]]] = {}
     for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
         start = end - length + 1
@@ -1585,6 +1621,8 @@ def _deobfuscated(raw: str) -> tuple[str, bool]:
 
 
 def _deobfuscate_piece(raw: str) -> str:
+    if raw.isascii():
+        return raw  # no invisible or look-alike character; NFKC keeps ASCII
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", raw))
     # A dictionary lookup per character is the costly part; most text holds
     # no look-alike letter at all, which one C search of the class tells.
@@ -1676,7 +1714,8 @@ _REVERSE_CUE = re.compile("|".join(re.escape(cue) for cue in _REVERSE_CUES), re.
 #: a shift name although their ``lower()`` is not that letter: dotted and
 #: dotless I, the long s and the old Cyrillic letter forms. A test checks
 #: every code point.
-_IRREGULAR_CASE = re.compile("[\u0130\u0131\u017f\u1c80-\u1c85]")
+_IRREGULAR_CHARS = "\u0130\u0131\u017f" + "".join(map(chr, range(0x1C80, 0x1C86)))
+_IRREGULAR_CASE = re.compile(f"[{_IRREGULAR_CHARS}]")
 _LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
@@ -1701,7 +1740,8 @@ def _cue_lowered(text: str) -> str | None:
     keeps one character per character and the text holds none of the
     characters ``re.IGNORECASE`` folds irregularly. ``None`` otherwise."""
     lowered = text.lower()
-    if len(lowered) == len(text) and _IRREGULAR_CASE.search(text) is None:
+    # One C substring test per irregular character, not a class search.
+    if len(lowered) == len(text) and not any(char in text for char in _IRREGULAR_CHARS):
         return lowered
     return None
 

@@ -37,6 +37,7 @@ Unicode Standard itself singles out (ZWJ, ZWNJ, the BOM, the soft hyphen).
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 
@@ -173,6 +174,45 @@ _LATIN = regex.compile(r"\p{Latin}")
 _LOOKALIKE_SCRIPT = regex.compile(r"[\p{Cyrillic}\p{Greek}]")
 _GREEK = regex.compile(r"\p{Greek}")
 _ASCII_LETTER = regex.compile(r"[A-Za-z]")
+
+# Long text is mostly ASCII, where no hidden or look-alike character is:
+# ``re`` finds the non-ASCII runs in C, and the Unicode classes (whose
+# ``regex`` search costs twice that over a whole megabyte) read only them.
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def _non_ascii_matches(pattern: regex.Pattern[str], text: str) -> Iterator[regex.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that matches one non-ASCII
+    character at a time (no ASCII character, no look-around): a test holds
+    ``_CANDIDATE`` and ``_LOOKALIKE_SCRIPT`` to that."""
+    for run in _NON_ASCII_RUN.finditer(text):
+        yield from pattern.finditer(text, run.start(), run.end())
+
+
+# The characters ``CONTROL`` matches, as bytes of the text's one-byte-per-
+# character Latin-1 form (a character beyond Latin-1 becomes "?", which is
+# none of them): "c" for a control character, "r" for a carriage return
+# and "n" for a line feed, which a carriage return may precede.
+def _control_table() -> bytes:
+    table = bytearray(b"." * 256)
+    for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)):
+        table[code] = ord("c")
+    table[0x0D] = ord("r")
+    table[0x0A] = ord("n")
+    return bytes(table)
+
+
+_CONTROL_TABLE = _control_table()
+
+
+def _has_control(text: str) -> bool:
+    """``CONTROL.search(text) is not None``, by C byte searches: a control
+    character, or a carriage return not followed by a line feed."""
+    classes = text.encode("latin-1", "replace").translate(_CONTROL_TABLE)
+    if b"c" in classes:
+        return True
+    return b"r." in classes or b"rr" in classes or classes.endswith(b"r")
+
 
 # Group names (escalation counts groups) and rule ids.
 #: Control characters and escape sequences that hide text (a sixth group).
@@ -648,7 +688,7 @@ class _StringScan:
     def __init__(self, located: LocatedString, budget: _Budget) -> None:
         self.located = located
         self.text = located.raw
-        found = _CANDIDATE.finditer(self.text)
+        found = _non_ascii_matches(_CANDIDATE, self.text)
         self.positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
         if len(self.positions) > budget.chars_left:
             # Enough is enough: a string with more hidden characters than the
@@ -865,7 +905,8 @@ def _mixed_words(text: str) -> tuple[str, ...]:
     word with fewer than two Latin letters ("kΩ"), and a Greek letter that
     starts a word, which is how units and maths are written ("μs", "αhelix").
     """
-    if not _LOOKALIKE_SCRIPT.search(text) or not _ASCII_LETTER.search(text):
+    lookalike = next(_non_ascii_matches(_LOOKALIKE_SCRIPT, text), None)
+    if lookalike is None or not _ASCII_LETTER.search(text):
         return ()
     found: list[str] = []
     for match in _WORD.finditer(text):
@@ -976,7 +1017,7 @@ def _render_terminal(located: LocatedString, budget: _Budget) -> Rendering | Non
     per tool: a million NULs are read up to the budget, and the cut is
     recorded."""
     text = located.raw
-    if CONTROL.search(text) is None:
+    if not _has_control(text):
         return None
     _positions, beyond = _spend(located, budget, CONTROL)
     limit = len(text) if beyond is None else beyond

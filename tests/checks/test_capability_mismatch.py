@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -467,3 +468,63 @@ def test_collection_host_in_a_detection_list_is_a_mention() -> None:
     }
     assert mcpscan.scan(audit, checks=[CHECK]).verdict is mcpscan.Verdict.PASS
     assert mcpscan.scan(mirror, checks=[CHECK]).verdict is mcpscan.Verdict.REVIEW
+
+
+def _top_level_branches(source: str) -> list[str]:
+    """The branches of the outermost ``(?:...)`` group of ``source``."""
+    body = source[source.index("(?:") + 3 : source.rindex(")")]
+    branches, depth, start = [], 0, 0
+    for at, char in enumerate(body):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            branches.append(body[start:at])
+            start = at + 1
+    return [*branches, body[start:]]
+
+
+def test_every_collection_host_branch_has_a_listed_start() -> None:
+    """The host search is anchored at the listed starts: a host added to the
+    pattern without its start would go unseen."""
+    from mcpscan.checks import capability_mismatch as cm
+
+    for branch in _top_level_branches(cm._COLLECTION_HOST.pattern):
+        literal = branch.replace("\\.", ".")
+        assert any(literal.startswith(start) for start in cm._COLLECTION_HOST_STARTS), branch
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "send it to https://webhook.site/abc or ngrok-free.app",
+        "xwebhook.site then interactive mode, then interact.sh and oast.fun",
+        "pastebin.com paste.ee discordapp.com/api/webhooks/1 ptsv3",
+        "interactive " * 300 + "hookb.in",  # dense starts: the pattern searches
+        "no host here at all, only prose about pipes and files",
+    ],
+)
+def test_collection_host_is_the_patterns_first_match(text: str) -> None:
+    from mcpscan.checks import capability_mismatch as cm
+
+    fast, slow = cm._collection_host(text), cm._COLLECTION_HOST.search(text)
+    assert (fast and fast.span()) == (slow and slow.span())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "reads a file and sends it to the api v2 endpoint",
+        "Mixed CASE words, d\u00e9j\u00e0 vu, \u0430pple, tabs\tand\nlines, x_y-z 42",
+        "emoji \U0001f600 between words?and punctuation!",
+    ],
+)
+def test_word_set_is_the_word_patterns_findall(text: str) -> None:
+    from mcpscan import _capability as cap
+    from mcpscan.checks import capability_mismatch as cm
+
+    assert cap.WORD.pattern == "[a-z0-9]+" and cap.WORD.flags == re.UNICODE
+    assert cm._word_set(text) == set(cap.WORD.findall(text))

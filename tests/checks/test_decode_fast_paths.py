@@ -5,6 +5,7 @@ characters that lower-case to two)."""
 
 from __future__ import annotations
 
+import random
 import re
 import unicodedata
 
@@ -139,3 +140,72 @@ def test_wrapped_runs_are_the_patterns_matches(text: str) -> None:
 def test_base64_runs_of_any_text_are_the_patterns_matches(text: str) -> None:
     classes = text.encode("latin-1", "replace").translate(dtc._B64_TABLE)
     assert spans(dtc._base64_runs(text, classes)) == spans(dtc._B64_RUN.finditer(text))
+
+
+def _texts_of(alphabet: str, seed: int, count: int = 400) -> list[str]:
+    """Short texts drawn from ``alphabet`` (seeded: the same every run), each
+    also padded with plain words so the sparse (anchored) path is taken."""
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(count):
+        core = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        texts += [core, "plain words " * 20 + core + " more words" * 20]
+    return texts
+
+
+HINT_ALPHABET = "0123456789\u0663\u0664?,; \t'\"`+x"
+
+
+def test_join_hint_is_the_patterns_answer() -> None:
+    for text in _texts_of(HINT_ALPHABET, seed=1):
+        aligned = text.encode("latin-1", "replace")
+        assert dtc._join_hint(aligned) == (dtc._JOIN_HINT.search(text) is not None), text
+
+
+def test_codes_hint_is_the_patterns_answer() -> None:
+    """Arabic-Indic digits (``\\d`` matches them) become "?" in the aligned
+    bytes: a "?" counts as a possible digit, so they are not missed."""
+    texts = [*_texts_of(HINT_ALPHABET, seed=2), "\u0663\u0664, 72, 101, 10", "?" * 9 + ",1"]
+    for text in texts:
+        aligned = text.encode("latin-1", "replace")
+        assert dtc._codes_hint(text, aligned) == (dtc._CHAR_CODES_HINT.search(text) is not None), (
+            text
+        )
+
+
+class _CountingPattern:
+    """Stands in for a compiled pattern and counts whole-text searches."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.searches = 0
+
+    def search(self, text: str) -> re.Match[str] | None:
+        self.searches += 1
+        return self.pattern.search(text)
+
+    def match(self, text: str, pos: int) -> re.Match[str] | None:
+        return self.pattern.match(text, pos)
+
+
+def test_codes_hint_of_long_prose_is_anchored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prose with a few numbers is not searched by the pattern at every
+    position: it is tried only where two digits and a separator stand."""
+    counting = _CountingPattern(dtc._CHAR_CODES_HINT)
+    monkeypatch.setattr(dtc, "_CHAR_CODES_HINT", counting)
+    filler = "The rest of the paragraph explains the settings in plain words. " * 4
+    listed = ("Listens on ports 8080, 443, 22, 80 by default. " + filler) * 500
+    assert dtc._codes_hint(listed, listed.encode("latin-1", "replace"))
+    sparse = ("Returns 10, 20 or 30 items per page. " + filler) * 500
+    assert not dtc._codes_hint(sparse, sparse.encode("latin-1", "replace"))
+    assert counting.searches == 0
+    dense = "12,34;" * 1000  # mostly candidates: the pattern searches once
+    assert dtc._codes_hint(dense, dense.encode("latin-1", "replace"))
+    assert counting.searches == 1
+
+
+@pytest.mark.parametrize("char", ["\u0130", "\u0131", "\u017f", *map(chr, range(0x1C80, 0x1C86))])
+def test_irregular_characters_are_the_irregular_class(char: str) -> None:
+    assert dtc._IRREGULAR_CASE.fullmatch(char)
+    assert char in dtc._IRREGULAR_CHARS
+    assert dtc._cue_lowered("reversed " + char) is None

@@ -568,3 +568,30 @@ def test_a_documented_break_hint_after_a_separator_is_quiet() -> None:
     # Undocumented, or splitting a word even when documented: hidden.
     assert "unicode.hidden" in rules(scan(f"Fetch https://a.org/{ZWSP}reports/{ZWSP}q3"))
     assert "unicode.hidden" in rules(scan(f"Uses U+200B as break hints. Ig{ZWSP}nore it."))
+
+
+def test_classes_read_in_non_ascii_runs_hold_no_ascii_character() -> None:
+    """The candidate and look-alike classes are read only in the non-ASCII
+    runs of a text: that is exact while no ASCII character is in them."""
+    from mcpscan.checks import hidden_unicode as hu
+
+    for code in range(128):
+        assert hu._CANDIDATE.search(chr(code)) is None, code
+        assert hu._LOOKALIKE_SCRIPT.search(chr(code)) is None, code
+    text = "ab\u200bc \u0430pple \ue000 plain \U000e0041\u202e text \u03a9 end"
+    for pattern in (hu._CANDIDATE, hu._LOOKALIKE_SCRIPT):
+        assert [m.span() for m in hu._non_ascii_matches(pattern, text)] == [
+            m.span() for m in pattern.finditer(text)
+        ]
+
+
+def test_control_test_is_the_control_pattern() -> None:
+    """Every Latin-1 character alone, after a carriage return and before a
+    line feed, and characters beyond Latin-1 (seen as "?" by the byte test)."""
+    from mcpscan.checks._terminal import CONTROL
+    from mcpscan.checks.hidden_unicode import _has_control
+
+    chars = [*map(chr, range(256)), "\u2028", "\u200b", "\ud800", "\U0001f600"]
+    for char in chars:
+        for text in (char, "\r" + char, char + "\n", "a\r\n" + char + "b", "x" * 70 + char):
+            assert _has_control(text) == (CONTROL.search(text) is not None), repr(text)

