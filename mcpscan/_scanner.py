@@ -44,7 +44,7 @@ from typing import Any, cast
 import attrs
 
 from ._config import Config
-from ._model import Report, ScanError, Tool, _server_arg, plain
+from ._model import DegradedEntry, Report, ScanError, Tool, _server_arg, plain
 from ._plugins import LoadedCheck, validate_check
 from ._scan import coerce_config, coerce_snapshot, run_checks, select_checks
 from ._snapshot import Snapshot
@@ -214,10 +214,10 @@ def _cache_size(value: object) -> int:
     return value
 
 
-_Selected = tuple[list[LoadedCheck], Any, tuple[tuple[str, str], ...]]
+_Selected = tuple[list[LoadedCheck], list[DegradedEntry], tuple[tuple[str, str], ...]]
 
 
-def _with_versions(selected: list[LoadedCheck], problems: Any) -> _Selected:
+def _with_versions(selected: list[LoadedCheck], problems: list[DegradedEntry]) -> _Selected:
     """The selected checks, their load problems and their (id, version) pairs."""
     return selected, problems, tuple((c.id, c.version) for c in selected)
 
@@ -281,10 +281,12 @@ class Scanner:
         selected, problems, versions = self._surfaces[surface]
         for loaded in selected:  # a plain loop: this runs on every cached scan
             if getattr(loaded.check, "version", None) != loaded.version:
+                fresh = _with_versions(
+                    [validate_check(c.check, c.source) for c in selected], problems
+                )
                 with self._lock:
-                    selected = [validate_check(c.check, c.source) for c in selected]
-                    versions = tuple((c.id, c.version) for c in selected)
-                    self._surfaces[surface] = (selected, problems, versions)
+                    self._surfaces[surface] = fresh
+                selected, _, versions = fresh
                 break
         return selected, versions
 

@@ -44,7 +44,7 @@ from urllib.parse import unquote
 
 import ahocorasick
 
-from ._normalize import same_length_lower
+from ._normalize import class_runs, class_table, same_length_lower
 
 __all__ = [
     "KINDS",
@@ -1100,21 +1100,21 @@ def _at(*literals: str) -> Callable[[str], list[int]]:
 
 def _class_table(members: str) -> bytes:
     """A ``bytes.translate`` table: 1 for the (ASCII) ``members``, 0 for
-    every other byte."""
-    return bytes(int(chr(code) in members) for code in range(256))
+    every other byte (``_run_starts``)."""
+    return class_table({members.encode("ascii"): _IN_CLASS}, _OUT_OF_CLASS)
+
+
+_IN_CLASS, _OUT_OF_CLASS = b"\x01", b"\x00"
 
 
 def _run_starts(haystack: str, table: bytes, length: int) -> list[int]:
     """Where each run of ``length`` or more characters of one ASCII class
-    (``table``, from ``_class_table``) starts, found by C byte searches.
+    (``table``, from ``_class_table``) starts (``class_runs``).
 
-    The text becomes one byte per character (a character beyond Latin-1
-    becomes "?", outside every class), so byte offsets are text offsets.
     A pattern that matches only a whole run of its class (a look-behind
     for the class, or a greedy run that a search would start at the run's
     first character) is then tried only there, instead of at every
-    position of the text: a regex search costs a few nanoseconds per
-    character of a megabyte; this costs one C pass.
+    position of the text.
     """
     return list(_iter_run_starts(_class_bytes(haystack, table), length))
 
@@ -1125,16 +1125,8 @@ def _class_bytes(text: str, table: bytes) -> bytes:
 
 
 def _iter_run_starts(classes: bytes, length: int) -> Iterator[int]:
-    """``_run_starts`` of class bytes, one at a time (a caller that stops
-    early stops the search)."""
-    needle = b"\x01" * length
-    hit = classes.find(needle)
-    while hit >= 0:
-        yield classes.rfind(b"\x00", 0, hit) + 1
-        end = classes.find(b"\x00", hit + length)
-        if end < 0:
-            return
-        hit = classes.find(needle, end)
+    """``_run_starts`` of class bytes, one at a time."""
+    return class_runs(classes, _IN_CLASS * length, _OUT_OF_CLASS)
 
 
 # The class of ``_AWS_SECRET``.

@@ -60,7 +60,7 @@ from .._check import Context
 from .._instruction import ToolScope, analyze, clause_at, may_instruct, tool_scope
 from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
-from .._normalize import ascii_lower, bounded, normalize
+from .._normalize import ascii_lower, bounded, class_runs, class_table, normalize
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from . import _intent_rules
@@ -232,26 +232,18 @@ _SEPARATED_HEX = re.compile(
 )
 
 
-def _class_table(classes: dict[bytes, bytes], other: bytes) -> bytes:
-    """A ``bytes.translate`` table sending each byte of a class to its symbol."""
-    table = bytearray(other * 256)
-    for members, symbol in classes.items():
-        for byte in members:
-            table[byte] = symbol[0]
-    return bytes(table)
-
-
 # Pre-checks in C speed: the string's UTF-8 bytes are translated to one
 # symbol per character class, and a substring search says whether the
 # pattern can match at all (most strings have no 16-character run).
-_B64_TABLE = _class_table(
-    {b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": b"a"}, b" "
+_B64_GAP = b" "  # the symbol of every character outside the base64 class
+_B64_TABLE = class_table(
+    {b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": b"a"}, _B64_GAP
 )
 _B64_NEEDLE = b"a" * _MIN_RUN
 _WRAPPED_NEEDLE = b"a" * 48
-_HEX_TABLE = _class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
+_HEX_TABLE = class_table({b"0123456789abcdefABCDEF": b"h", b" :,-": b"s"}, b".")
 _HEX_NEEDLE = b"hhs" * 7 + b"hh"
-_BINARY_TABLE = _class_table({b"01": b"b"}, b".")
+_BINARY_TABLE = class_table({b"01": b"b"}, b".")
 _OCTET_NEEDLE = b"b" * 8
 _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
 # The hints' own classes. ``_JOIN_HINT`` holds only ASCII characters, so
@@ -260,9 +252,9 @@ _HEX_PAIR = regex.compile(r"[0-9A-Fa-f]{2}")
 # a separator: "d" stands for an ASCII digit and for "?", which every
 # character beyond Latin-1 becomes (``\d`` matches the digits of other
 # scripts too; Latin-1 holds no digit beyond ASCII).
-_JOIN_TABLE = _class_table({b"\"'`": b"q", b" \t": b"s", b"+": b"+"}, b".")
+_JOIN_TABLE = class_table({b"\"'`": b"q", b" \t": b"s", b"+": b"+"}, b".")
 _JOIN_NEEDLES = tuple(b"q" + b"s" * blanks + b"+" for blanks in range(5))
-_CODES_TABLE = _class_table({b"0123456789?": b"d", b",;": b","}, b".")
+_CODES_TABLE = class_table({b"0123456789?": b"d", b",;": b","}, b".")
 _CODES_NEEDLE = b"dd,"
 
 # Magic numbers of binary media, fonts and archives. They never excuse a
@@ -686,7 +678,8 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
     if (b"\\n" in aligned or b" " in aligned) and _WRAPPED_NEEDLE in classes:
-        for wrapped in _anchored(_WRAPPED_B64, text, _run_starts(classes, _WRAPPED_NEEDLE)):
+        starts = class_runs(classes, _WRAPPED_NEEDLE, _B64_GAP)
+        for wrapped in _anchored(_WRAPPED_B64, text, starts):
             yield _Candidate(wrapped.start(), wrapped.end(), "wrapped", wrapped.group())
     if b"-----BEGIN " in aligned:
         for block in _ARMOURED.finditer(text):
@@ -804,18 +797,6 @@ def _offsets(text: str, marker: str) -> Iterator[int]:
     while at >= 0:
         yield at
         at = text.find(marker, at + 1)
-
-
-def _run_starts(classes: bytes, needle: bytes) -> Iterator[int]:
-    """Where each run of ``classes`` holding ``needle`` begins (runs of the
-    symbol ``needle`` repeats, after a space or at the start)."""
-    position = classes.find(needle)
-    while position >= 0:
-        yield classes.rfind(b" ", 0, position) + 1
-        after = classes.find(b" ", position)
-        if after < 0:
-            return
-        position = classes.find(needle, after)
 
 
 def _labelled_base85(text: str) -> Iterator[re.Match[str]]:

@@ -11,6 +11,7 @@ import unicodedata
 
 import pytest
 
+from mcpscan._normalize import class_runs
 from mcpscan.checks import decode_then_confirm as dtc
 
 REVERSE_TEXTS = [
@@ -131,7 +132,7 @@ WRAPPED_TEXTS = [
 @pytest.mark.parametrize("text", WRAPPED_TEXTS)
 def test_wrapped_runs_are_the_patterns_matches(text: str) -> None:
     aligned = text.encode("latin-1", "replace")
-    starts = dtc._run_starts(aligned.translate(dtc._B64_TABLE), dtc._WRAPPED_NEEDLE)
+    starts = class_runs(aligned.translate(dtc._B64_TABLE), dtc._WRAPPED_NEEDLE, dtc._B64_GAP)
     found = dtc._anchored(dtc._WRAPPED_B64, text, starts)
     assert spans(found) == spans(dtc._WRAPPED_B64.finditer(text))
 
