@@ -31,7 +31,6 @@ import attrs
 import regex
 from rapidfuzz.distance import OSA
 
-from . import _secrets
 from ._check import Context
 from ._config import Config
 from ._evidence import redact
@@ -368,7 +367,9 @@ def _pattern_signals(located: LocatedString) -> Iterator[Signal]:
 
 
 def _credential_signals(located: LocatedString) -> Iterator[Signal]:
-    for start, end, kind in _secrets.find_secret_spans(located.raw):
+    # The string's own whole-text scan: the secret guard of the same call
+    # has already made it (on a megabyte of text, a quarter of a second).
+    for start, end, kind in located.secret_spans():
         yield _signal(_CREDENTIAL, located.location, redact(located.raw[start:end], kind))
 
 

@@ -1332,7 +1332,7 @@ def _entropy_candidates(
             cursor += 1
         if cursor < len(known) and known[cursor].start <= run.start() < known[cursor].end:
             continue
-        if any(start <= run.start() < end for start, end in public):
+        if public and any(start <= run.start() < end for start, end in public):
             continue
         if not budget.spend():
             return
@@ -1373,13 +1373,16 @@ def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
         return None  # "SHA256:uNiV..." key fingerprints, "sha384-..." integrity hashes
     if _switch_ratio(value) < _MIN_SWITCH_RATIO:
         return None
+    # Every test here is pure, and base64 of printable text is never a
+    # secret whatever its context: it is dropped before the context and the
+    # entropy are computed (base64 padding of harmless text, ten thousand
+    # blobs of it, is decoded and dropped at the cost of one decode).
+    if _is_encoded_text(value):
+        return None
     start = match.start() + match.group().find(value)
     context = _credential_context(text, start)
     threshold = ENTROPY_THRESHOLD_WITH_CONTEXT if context else ENTROPY_THRESHOLD
-    # Both tests are pure; the cheaper one goes first (base64 padding of
-    # harmless text, ten thousand blobs of it, is decoded and dropped
-    # without counting its characters' entropy).
-    if _is_encoded_text(value) or shannon_entropy(value) < threshold:
+    if shannon_entropy(value) < threshold:
         return None
     confidence = ENTROPY_WITH_CONTEXT if context else ENTROPY_BARE
     label = "high-entropy value after a credential word" if context else "high-entropy string"

@@ -232,3 +232,23 @@ def test_a_joined_argv_is_bounded_and_recorded() -> None:
     decision = mcpscan.screen_call("run", {"argv": ["echo"] * 400}, config=config)
     assert not decision.complete
     assert any(c.location == "arguments.argv" for c in decision.coverage.capped)
+
+
+def test_an_arguments_secrets_are_scanned_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted work: the secret guard and the credential rule read one
+    whole-text scan of an argument, not one each."""
+    from mcpscan import _secrets
+
+    scanned: list[str] = []
+    scan = _secrets._scan
+
+    def counted(text: str, budget: object) -> object:
+        scanned.append(text)
+        return scan(text, budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_secrets, "_scan", counted)
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
+    note = f"Deploy notes for the release, token {token} attached."
+    decision = screen_call("notes", {"text": note})
+    assert "call.credential_argument" in _rules(decision)
+    assert scanned.count(note) == 1

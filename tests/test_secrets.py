@@ -584,3 +584,30 @@ def test_token_runs_anchored_and_dense_paths_agree_with_the_pattern(text: str) -
     from mcpscan._secrets import _TOKEN_RUN, _token_runs
 
     assert [m.span() for m in _token_runs(text)] == [m.span() for m in _TOKEN_RUN.finditer(text)]
+
+
+def test_base64_of_text_is_dropped_before_its_context_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted work: a run that decodes to printable text is never a secret,
+    so neither its credential context nor its entropy is computed (ten
+    thousand blobs of base64 padding each cost one decode)."""
+    from mcpscan import _secrets
+
+    contexts: list[int] = []
+    context = _secrets._credential_context
+
+    def counted(text: str, start: int) -> bool:
+        contexts.append(start)
+        return context(text, start)
+
+    monkeypatch.setattr(_secrets, "_credential_context", counted)
+    blobs = " ".join(
+        base64.b64encode(f"harmless note number {index:07d}".encode()).decode()
+        for index in range(50)
+    )
+    assert find_secrets("Notes: " + blobs) == []
+    assert contexts == []
+    token = "".join(random.Random(5).choices(string.ascii_letters + string.digits, k=40))
+    assert [m.kind for m in find_secrets("Notes: " + token)] == ["high_entropy"]
+    assert len(contexts) == 1

@@ -200,6 +200,14 @@ class KeywordGate:
         self._automaton.make_automaton()
         self._anchor_groups = tuple(groups)
 
+    def holds_keyword(self, lowered: str) -> bool:
+        """Whether any keyword occurs in ``lowered`` (inside a word too).
+
+        The automaton's first hit, found in C: without one no pattern has a
+        window, so ``search`` finds nothing. Most decoded blobs hold no
+        keyword and stop here, before the windows are built in Python."""
+        return next(self._automaton.iter(lowered), None) is not None
+
     def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
         """Pattern index -> merged [lo, hi) windows around its keywords."""
         return self._hits(lowered)[0]
@@ -779,10 +787,14 @@ def canonical_shell(text: str) -> str:
 
 
 def _search(
-    text: str, limit: int, misses: set[WindowKey] | None, known_misses: Collection[WindowKey]
+    text: str,
+    limit: int,
+    misses: set[WindowKey] | None,
+    known_misses: Collection[WindowKey],
+    lowered: str | None = None,
 ) -> list[ShellThreat]:
     found: dict[str, ShellThreat] = {}
-    for gated, match in _GATE.search(text, None, misses, known_misses):
+    for gated, match in _GATE.search(text, lowered, misses, known_misses):
         if gated.kind in found:
             continue
         found[gated.kind] = ShellThreat(
@@ -801,8 +813,13 @@ def find_shell_threats(text: str, limit: int = 4) -> Sequence[ShellThreat]:
     searched again.
     """
     tricked = any(marker in text for marker in _TRICK_MARKERS)
+    lowered = same_length_lower(text)
+    if not tricked and not _GATE.holds_keyword(lowered):
+        # No keyword, no window to search; and without a shell trick there
+        # is no canonical form to try (the common case of a decoded blob).
+        return ()
     misses: set[WindowKey] | None = set() if tricked else None
-    found = _search(text, limit, misses, ())
+    found = _search(text, limit, misses, (), lowered)
     if found:
         return tuple(found)
     if misses is None:

@@ -1110,6 +1110,11 @@ def _as_text(data: bytes) -> str | None:
 
 
 def _light_normalize(text: str) -> str:
+    if text.isascii():
+        # ASCII holds no invisible character and is its own NFKC form, its
+        # case folding is lower-casing and "`" its one apostrophe (a test
+        # checks every ASCII character against the steps below).
+        return text.lower().replace("`", "'")
     text = _INVISIBLE.sub("", text)
     text = unicodedata.normalize("NFKC", text).casefold()
     return _APOSTROPHE.sub("'", text)
@@ -1117,6 +1122,8 @@ def _light_normalize(text: str) -> str:
 
 def _pattern_instruction(text: str) -> str | None:
     normalized = _light_normalize(text)
+    if not _INSTRUCTIONS.holds_keyword(normalized):
+        return None  # no pattern has a window: most decoded blobs end here
     for gated, _match in _INSTRUCTIONS.search(normalized, normalized):
         return gated.kind
     return None
@@ -1196,6 +1203,8 @@ _FIRST_UNSPACED = "\u2e80"
 def _is_prose(text: str) -> bool:
     """Words separated by spaces, mostly letters: a sentence, not a URL, a
     path or a JSON document (one token however many words it holds)."""
+    if text.isascii():
+        return _is_ascii_prose(text)
     visible = [char for char in text if not char.isspace()]
     letters = sum(char.isalpha() for char in visible)
     if letters < _MIN_PROSE_LETTERS * len(visible):
@@ -1203,6 +1212,28 @@ def _is_prose(text: str) -> bool:
     words = sum(1 for token in text.split() if _PROSE_WORD.search(token))
     unspaced = sum(char >= _FIRST_UNSPACED and char.isalpha() for char in visible)
     return words >= _MIN_PROSE_WORDS or unspaced >= _MIN_UNSPACED_LETTERS
+
+
+#: ASCII whitespace (``str.isspace``) and the ASCII characters that are not
+#: letters (``str.isalpha``), deleted by ``bytes.translate`` to count the
+#: visible characters and the letters of an ASCII text in C.
+_ASCII_SPACES = bytes(code for code in range(128) if chr(code).isspace())
+_ASCII_NON_LETTERS = bytes(code for code in range(128) if not chr(code).isalpha())
+
+
+def _is_ascii_prose(text: str) -> bool:
+    """``_is_prose`` of an ASCII text, counted in C: ASCII holds no letter
+    of a script written without spaces, and a token holds two letters in
+    a row exactly where ``_PROSE_WORD`` finds a word in it."""
+    data = text.encode("ascii")
+    visible = len(data.translate(None, _ASCII_SPACES))
+    letters = len(data.translate(None, _ASCII_NON_LETTERS))
+    if letters < _MIN_PROSE_LETTERS * visible:
+        return False
+    tokens = text.split()
+    if len(tokens) < _MIN_PROSE_WORDS:
+        return False
+    return sum(1 for token in tokens if _PROSE_WORD.search(token)) >= _MIN_PROSE_WORDS
 
 
 def _names_a_tool(text: str, scope: ToolScope) -> bool:
@@ -1699,12 +1730,32 @@ _IRREGULAR_CHARS = "\u0130\u0131\u017f" + "".join(map(chr, range(0x1C80, 0x1C86)
 _IRREGULAR_CASE = re.compile(f"[{_IRREGULAR_CHARS}]")
 _LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
+
+
+class _Phrases:
+    """Lower-case phrases any of which one C automaton pass finds."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        self._automaton = ahocorasick.Automaton()
+        for phrase in phrases:
+            self._automaton.add_word(phrase, phrase)
+        self._automaton.make_automaton()
+
+    def holds(self, lowered: str) -> bool:
+        return next(self._automaton.iter(lowered), None) is not None
+
+
+#: Every reverse cue and shift name, lower-cased: in text lower-cased by
+#: ``_cue_lowered`` the told patterns match only where one of them stands.
+_TOLD_CUES = _Phrases((*_LOWER_CUES, *_SHIFT_NAMES))
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
 
 
 def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
     """(step name, decoded text, start) for a stretch the text says how to decode."""
     lowered = _cue_lowered(text)
+    if lowered is not None and not _TOLD_CUES.holds(lowered):
+        return  # no cue and no shift name: nothing below can match
     reverse = _first_reverse_cue(text, lowered)
     if reverse is not None:
         yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
@@ -1721,6 +1772,8 @@ def _cue_lowered(text: str) -> str | None:
     keeps one character per character and the text holds none of the
     characters ``re.IGNORECASE`` folds irregularly. ``None`` otherwise."""
     lowered = text.lower()
+    if text.isascii():
+        return lowered  # no irregular character, one character per character
     # One C substring test per irregular character, not a class search.
     if len(lowered) == len(text) and not any(char in text for char in _IRREGULAR_CHARS):
         return lowered

@@ -5,14 +5,17 @@ characters that lower-case to two)."""
 
 from __future__ import annotations
 
+import base64
 import random
 import re
 import unicodedata
 
 import pytest
 
+import mcpscan
 from mcpscan._normalize import class_runs
 from mcpscan.checks import decode_then_confirm as dtc
+from mcpscan.checks._shell_patterns import KeywordGate
 
 REVERSE_TEXTS = [
     "",
@@ -210,3 +213,108 @@ def test_irregular_characters_are_the_irregular_class(char: str) -> None:
     assert dtc._IRREGULAR_CASE.fullmatch(char)
     assert char in dtc._IRREGULAR_CHARS
     assert dtc._cue_lowered("reversed " + char) is None
+
+
+# --------------------------------------------------------------------------
+# Per-blob fast paths: a decoded blob that holds nothing to confirm is
+# answered by C searches, with the answers of the full steps.
+# --------------------------------------------------------------------------
+
+
+def _full_light_normalize(text: str) -> str:
+    """``_light_normalize`` without its ASCII shortcut."""
+    text = dtc._INVISIBLE.sub("", text)
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return dtc._APOSTROPHE.sub("'", text)
+
+
+def test_light_normalize_of_ascii_is_the_full_steps() -> None:
+    every_ascii = "".join(map(chr, range(128)))
+    assert dtc._light_normalize(every_ascii) == _full_light_normalize(every_ascii)
+    for char in every_ascii:
+        assert dtc._light_normalize(char) == _full_light_normalize(char)
+
+
+def _full_is_prose(text: str) -> bool:
+    """``_is_prose`` counted character by character, as for any script."""
+    visible = [char for char in text if not char.isspace()]
+    letters = sum(char.isalpha() for char in visible)
+    if letters < dtc._MIN_PROSE_LETTERS * len(visible):
+        return False
+    words = sum(1 for token in text.split() if dtc._PROSE_WORD.search(token))
+    unspaced = sum(char >= dtc._FIRST_UNSPACED and char.isalpha() for char in visible)
+    return words >= dtc._MIN_PROSE_WORDS or unspaced >= dtc._MIN_UNSPACED_LETTERS
+
+
+def _ascii_texts(count: int) -> list[str]:
+    rng = random.Random(11)
+    pieces = ["read", "the", "key", "a", "ok", "x1", "42", "{}", "=", "-", "_", ""]
+    spaces = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "  "]
+    texts = ["", " ", "a b c d", "ab cd ef gh", "ab, cd. ef! gh?", "a1 b2 c3 d4 e5"]
+    for _ in range(count):
+        words = [rng.choice(pieces) for _ in range(rng.randint(1, 9))]
+        texts.append("".join(word + rng.choice(spaces) for word in words))
+    return texts
+
+
+@pytest.mark.parametrize("text", _ascii_texts(300))
+def test_ascii_prose_is_counted_as_any_script(text: str) -> None:
+    assert text.isascii()
+    assert dtc._is_prose(text) == _full_is_prose(text)
+
+
+def _told_by_patterns(text: str) -> list[tuple[str, str, int]]:
+    """``_told_decodings`` by its patterns alone, without any pre-check."""
+    out = []
+    reverse = dtc._REVERSE_CUE.search(text)
+    if reverse is not None:
+        out.append(("told reversed", dtc._told_stretch(text, reverse.end())[::-1], reverse.end()))
+    for told in dtc._TOLD_SHIFT.finditer(text):
+        shift = int(told.group("n"))
+        if 0 < shift < 26 and shift != 13:
+            stretch = dtc._told_stretch(text, told.end())
+            out.append((f"told shift {shift}", stretch.translate(dtc._UNSHIFT[shift]), told.end()))
+    return out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*REVERSE_TEXTS, *TOLD_SHIFT_TEXTS, "harmless note number 0000001", "ROT 7 Shift 3: Hmaly"],
+)
+def test_told_decodings_are_the_patterns_answers(text: str) -> None:
+    assert list(dtc._told_decodings(text)) == _told_by_patterns(text)
+
+
+def _keyword_free_blobs(count: int) -> str:
+    # Decoded, each reads "Quarterly figures 0000042": no keyword of the
+    # shell or instruction patterns, no cue of a told decoding.
+    return " ".join(
+        base64.b64encode(f"Quarterly figures {index:07d}".encode()).decode()
+        for index in range(count)
+    )
+
+
+def test_keyword_free_blobs_build_no_pattern_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted work: a decoded blob without a keyword is answered by the
+    automaton's first hit (none), not by windows built in Python, and
+    without a told cue the told patterns are not anchored anywhere."""
+    windows: list[str] = []
+    cues: list[str] = []
+    hits = KeywordGate._hits
+    first_cue = dtc._first_reverse_cue
+
+    def counted_hits(gate: KeywordGate, lowered: str) -> object:
+        windows.append(lowered)
+        return hits(gate, lowered)
+
+    def counted_cue(text: str, lowered: str | None) -> object:
+        cues.append(text)
+        return first_cue(text, lowered)
+
+    monkeypatch.setattr(KeywordGate, "_hits", counted_hits)
+    monkeypatch.setattr(dtc, "_first_reverse_cue", counted_cue)
+    report = mcpscan.scan({"name": "notes", "description": _keyword_free_blobs(200)})
+    assert report.verdict.value == "pass"
+    decoded = [text for text in windows if "quarterly" in text]
+    assert decoded == []
+    assert [text for text in cues if "Quarterly" in text] == []
