@@ -172,6 +172,23 @@ def _class_end(source: str, at: int) -> int:
     return at
 
 
+#: Every ASCII character but a letter or a digit (``str.isalnum``) becomes
+#: a space: a keyword stands at the start of a word exactly where its
+#: gapped form follows a space in the gapped text.
+_WORD_GAPS = bytes.maketrans(
+    bytes(code for code in range(128) if not chr(code).isalnum()),
+    b" " * sum(1 for code in range(128) if not chr(code).isalnum()),
+)
+#: Texts up to this length are gapped to tell whether they open a window.
+_SHORT_TEXT = 4096
+
+
+def _gapped(lowered: str) -> str:
+    """ASCII ``lowered`` with a space before it and every character other
+    than a letter or digit made a space; offsets shift by one."""
+    return " " + lowered.encode("ascii").translate(_WORD_GAPS).decode("ascii")
+
+
 class KeywordGate:
     """Runs patterns only around the keywords they need.
 
@@ -199,14 +216,27 @@ class KeywordGate:
             self._automaton.add_word(keyword, value)
         self._automaton.make_automaton()
         self._anchor_groups = tuple(groups)
+        # The same keywords as they read in ``_gapped`` text, those that
+        # must start a word with the space that then stands before them.
+        self._word_starts = ahocorasick.Automaton()
+        for keyword in by_keyword:
+            gapped = keyword.encode().translate(_WORD_GAPS).decode()
+            self._word_starts.add_word(" " + gapped if keyword[0].isalnum() else gapped, keyword)
+        self._word_starts.make_automaton()
 
-    def holds_keyword(self, lowered: str) -> bool:
-        """Whether any keyword occurs in ``lowered`` (inside a word too).
+    def may_open_window(self, lowered: str) -> bool:
+        """False only when no keyword stands where ``_hits`` opens a window
+        in ``lowered``, so that ``search`` finds nothing there.
 
-        The automaton's first hit, found in C: without one no pattern has a
-        window, so ``search`` finds nothing. Most decoded blobs hold no
-        keyword and stop here, before the windows are built in Python."""
-        return next(self._automaton.iter(lowered), None) is not None
+        Told in C, before any window is built in Python: a short ASCII text
+        (a decoded blob, a field) is searched in its ``_gapped`` form, where
+        a keyword that must start a word ("rm", not the "rm" of "harmless")
+        is found only with a space before it; any other text by the first
+        hit of the keywords anywhere (a long text almost always opens a
+        window, and is not copied to find that out)."""
+        if len(lowered) > _SHORT_TEXT or not lowered.isascii():
+            return next(self._automaton.iter(lowered), None) is not None
+        return next(self._word_starts.iter(_gapped(lowered)), None) is not None
 
     def windows(self, lowered: str) -> dict[int, list[tuple[int, int]]]:
         """Pattern index -> merged [lo, hi) windows around its keywords."""
@@ -814,7 +844,7 @@ def find_shell_threats(text: str, limit: int = 4) -> Sequence[ShellThreat]:
     """
     tricked = any(marker in text for marker in _TRICK_MARKERS)
     lowered = same_length_lower(text)
-    if not tricked and not _GATE.holds_keyword(lowered):
+    if not tricked and not _GATE.may_open_window(lowered):
         # No keyword, no window to search; and without a shell trick there
         # is no canonical form to try (the common case of a decoded blob).
         return ()

@@ -1122,7 +1122,7 @@ def _light_normalize(text: str) -> str:
 
 def _pattern_instruction(text: str) -> str | None:
     normalized = _light_normalize(text)
-    if not _INSTRUCTIONS.holds_keyword(normalized):
+    if not _INSTRUCTIONS.may_open_window(normalized):
         return None  # no pattern has a window: most decoded blobs end here
     for gated, _match in _INSTRUCTIONS.search(normalized, normalized):
         return gated.kind

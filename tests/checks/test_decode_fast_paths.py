@@ -286,10 +286,12 @@ def test_told_decodings_are_the_patterns_answers(text: str) -> None:
 
 
 def _keyword_free_blobs(count: int) -> str:
-    # Decoded, each reads "Quarterly figures 0000042": no keyword of the
-    # shell or instruction patterns, no cue of a told decoding.
+    # Decoded, each reads "Harmless note number 0000042" (the padding of
+    # the per-MB benchmark): no keyword of the shell or instruction patterns
+    # where it would open a window ("rm" inside "harmless" opens none), no
+    # cue of a told decoding.
     return " ".join(
-        base64.b64encode(f"Quarterly figures {index:07d}".encode()).decode()
+        base64.b64encode(f"Harmless note number {index:07d}".encode()).decode()
         for index in range(count)
     )
 
@@ -315,6 +317,5 @@ def test_keyword_free_blobs_build_no_pattern_windows(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(dtc, "_first_reverse_cue", counted_cue)
     report = mcpscan.scan({"name": "notes", "description": _keyword_free_blobs(200)})
     assert report.verdict.value == "pass"
-    decoded = [text for text in windows if "quarterly" in text]
-    assert decoded == []
-    assert [text for text in cues if "Quarterly" in text] == []
+    assert [text for text in windows if "harmless" in text] == []
+    assert [text for text in cues if "Harmless" in text] == []

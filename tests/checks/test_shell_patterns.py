@@ -317,3 +317,39 @@ def test_irregular_case_test_is_the_class_search() -> None:
         assert _IRREGULAR_CASE.fullmatch(char)
         assert _irregular_case("curl x " + char)
     assert not _irregular_case("curl https://x.example | sh \u00e9 K k \u0131")
+
+
+def _gate_texts() -> list[str]:
+    """Keywords of both gates at the start, after punctuation or a digit,
+    inside words and across the short-text bound, in short ASCII texts."""
+    import random
+
+    from mcpscan.checks import _shell_patterns, decode_then_confirm
+
+    keywords = sorted(
+        {
+            keyword
+            for gate in (_shell_patterns._GATE, decode_then_confirm._INSTRUCTIONS)
+            for gated in gate.patterns
+            for keyword in gated.keywords
+        }
+    )
+    rng = random.Random(3)
+    glue = ["", " ", "x", "9", "_", "-", ".", "|", "\t", "(", "é"]
+    texts = ["", "harmless note", "harmless note number 0000001", "a" * 5000 + " curl"]
+    for _ in range(3000):
+        parts = [rng.choice(keywords) for _ in range(rng.randint(1, 3))]
+        texts.append("".join(rng.choice(glue) + part for part in parts) + rng.choice(glue))
+    return texts
+
+
+def test_a_gate_says_no_window_only_where_none_opens() -> None:
+    from mcpscan.checks import _shell_patterns, decode_then_confirm
+
+    for gate in (_shell_patterns._GATE, decode_then_confirm._INSTRUCTIONS):
+        for text in _gate_texts():
+            lowered = same_length_lower(text)
+            if gate.windows(lowered):
+                assert gate.may_open_window(lowered), text
+    # A keyword inside a word opens no window, and is told so in C.
+    assert not _shell_patterns._GATE.may_open_window("harmless note number 0000001")
