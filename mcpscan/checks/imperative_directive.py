@@ -206,7 +206,9 @@ def _confirm(member: Rule, text: str, start: int, end: int) -> regex.Match[str] 
     if member.requires is not None and member.requires.search(text, floor, ceiling) is None:
         return None
     if member.lookback is not None:
-        return _confirm_near(member, text, start, end, floor=floor, ceiling=ceiling)
+        return _confirm_near(
+            member, text, start, end, lookback=member.lookback, floor=floor, ceiling=ceiling
+        )
     pos = floor
     pattern = member.pattern.compiled()
     while pos <= start:
@@ -220,23 +222,49 @@ def _confirm(member: Rule, text: str, start: int, end: int) -> regex.Match[str] 
 
 
 # Where a match can begin: the first character of a word, or a symbol.
-_MATCH_START = regex.compile(r"(?<!\w)\w|[^\w\s]")
+_MATCH_START = r"(?:(?<!\w)(?=\w)|(?=[^\w\s]))"
+
+
+@functools.cache
+def _near_pattern(source: str, flags: int, lookback: int) -> regex.Pattern[str]:
+    r"""A lookback rule's pattern (``source``) tried at each place a match
+    can begin within ``lookback`` characters of where the call starts,
+    leftmost first, in one call of the regex engine.
+
+    ``\G`` holds the attempt at the call's start; the lazy skip then moves
+    one character at a time (nearest place first), ``_MATCH_START`` keeps
+    the places where a match can begin, and ``\K`` drops the skipped
+    characters, so the match is the rule's own match at that place: the
+    one ``pattern.match(text, place, ceiling)`` gives (nothing follows the
+    pattern, so its first successful path is the same). One call instead
+    of one per word start: each call of the engine pays a fixed cost (the
+    time backstop reads a clock), and a window holds about a dozen word
+    starts.
+    """
+    return regex.compile(rf"\G[\s\S]{{0,{lookback}}}?\K{_MATCH_START}(?:{source})", flags)
 
 
 def _confirm_near(
-    member: Rule, text: str, start: int, end: int, *, floor: int, ceiling: int
+    member: Rule, text: str, start: int, end: int, *, lookback: int, floor: int, ceiling: int
 ) -> regex.Match[str] | None:
     """Try the rule at each place a match can begin (a word start or a
     symbol) from ``floor`` (``member.lookback`` characters before the
-    anchor) to the anchor: a few anchored attempts instead of a search that
-    would also scan the window after the anchor."""
-    # The compiled pattern, fetched once for the dozen attempts (the same
-    # call ``LazyPattern.match`` makes, with its time backstop).
-    pattern = member.pattern.compiled()
-    for candidate in _MATCH_START.finditer(text, floor, start + 1):
-        match = pattern.match(text, candidate.start(), ceiling, timeout=BACKSTOP_SECONDS)
-        if match is not None and match.end() >= end:
+    anchor) to the anchor, and keep the first match that covers the anchor:
+    a few anchored attempts instead of a search that would also scan the
+    window after the anchor. A match that ends before the anchor's end does
+    not cover it: the places after its start are tried next (a place past
+    the anchor ends the search: no earlier place matched)."""
+    # One compiled form per rule: the skip's bound is the rule's lookback,
+    # not the distance to ``floor`` (shorter at the start of a text).
+    pattern = _near_pattern(member.pattern.source, member.pattern.flags, lookback)
+    place = floor
+    while place <= start:
+        match = pattern.match(text, place, ceiling, timeout=BACKSTOP_SECONDS)
+        if match is None or match.start() > start:
+            return None
+        if match.end() >= end:
             return match
+        place = match.start() + 1
     return None
 
 
