@@ -332,7 +332,7 @@ _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             "npm pypi pip publish git package registry",
         ),
         (r"\.docker[\\/]config\.json", "docker container registry"),
-        (r"\.kube[\\/]config", "kubernetes kubectl k8s cluster helm"),
+        (r"\.kube[\\/]config", "kubernetes kubectl k8s cluster helm pod pods namespace kubeconfig"),
         (r"\bmcp\.json\b|claude_desktop_config|\.cursor[\\/]|\.codeium[\\/]", "mcp claude cursor"),
         (
             r"\b(?:login data|cookies\.sqlite|key4\.db|logins\.json)\b|[\\/]cookies\b",

@@ -1978,6 +1978,8 @@ class DecodeThenConfirmCheck:
                 placed and _commanded(raw, threat.start, scope.get())
             ):
                 continue
+            if threat.kind != "secret-exfiltration" and _warned_sample(raw, threat.start):
+                continue
             hard = not _presented_as_sample(raw, threat.start if placed else 0) and (
                 located.key in _VALUE_KEYS or _kept_from_user(context)
             )
@@ -2097,6 +2099,25 @@ _KEPT_FROM_USER = re.compile(
     r"silently|quietly|secretly|in the background without)\b",
     re.IGNORECASE,
 )
+
+
+# A sample quoted in a warning: "attackers often hide commands like
+# `IEX (New-Object Net.WebClient)...`", "never run scripts such as ...".
+# Both a sample cue and a warning word in the sentence before the command;
+# "before use, run a setup step like `curl ... | sh`" has no warning word
+# and stays raised.
+_WARNING_CUE = re.compile(
+    r"\b(?:never|not|attackers?|malicious|dangerous|unsafe|suspicious|refused|rejected|"
+    r"blocked|forbidden|phishing|malware)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def _warned_sample(raw: str, at: int) -> bool:
+    start = max(0, at - _SAMPLE_REACH)
+    before = raw[start:at]
+    sentence = before[max(before.rfind(". "), before.rfind("\n")) + 1 :]
+    return bool(_SAMPLE_CUE.search(sentence) and _WARNING_CUE.search(sentence))
 
 
 def _presented_as_sample(raw: str, at: int) -> bool:
