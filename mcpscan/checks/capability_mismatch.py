@@ -1448,6 +1448,8 @@ def _fits(request: _Request, job: _Job) -> bool:
     table = fit.fit_table()
     if request.kind in job.wraps:
         return True  # a password hasher takes a password
+    if request.kind in _DERIVED and fit.CREDENTIAL in job.wraps:
+        return True  # a tool that redacts or scans API keys takes text holding one
     if request.provider and request.provider in fit.words(job.text):
         return True  # a GitHub tool takes a GitHub token
     if request.kind == fit.LLM_KEY and request.provider in table.llm_providers & job.wraps:

@@ -73,3 +73,11 @@ def test_a_command_quoted_in_a_warning_is_not_a_command() -> None:
         {"script": S},
     )
     assert decode(setup) is not Verdict.PASS
+
+
+def test_a_key_redactor_takes_text_that_holds_a_key() -> None:
+    example = s(examples=["sk-proj-abc123def456ghi789 leaked in a log line"])
+    redactor = tool("redact_keys", "Redact API keys and tokens from a text.", {"text": example})
+    assert capability(redactor) is Verdict.PASS
+    counter = tool("count_words", "Count the words of a text.", {"text": S, "k": s(pattern="^sk-")})
+    assert capability(counter) is not Verdict.PASS
