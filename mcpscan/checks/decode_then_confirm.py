@@ -1240,9 +1240,8 @@ def _addressed_in_hidden_text(text: str, scope: ToolScope) -> str | None:
 
 #: A decoded identifier: one token with a separator or a case change
 #: (``ssh_private_key_contents``, ``openaiApiKey``).
-_DECODED_IDENTIFIER = regex.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[_.-]|(?<=[a-z])(?=[A-Z]))[\w.-]{1,80}"
-)
+_DECODED_IDENTIFIER = regex.compile(r"[A-Za-z][\w.-]{3,120}")
+_IDENTIFIER_JOINT = regex.compile(r"[_.-]|[a-z][A-Z]")
 
 
 def _encoded_secret_name(text: str) -> str | None:
@@ -1253,7 +1252,7 @@ def _encoded_secret_name(text: str) -> str | None:
     encodes a parameter's name to document it. Names that ask for nothing
     secret (``user_id``, ``page_size``) decode harmlessly."""
     token = text.strip()
-    if not _DECODED_IDENTIFIER.fullmatch(token):
+    if not _DECODED_IDENTIFIER.fullmatch(token) or not _IDENTIFIER_JOINT.search(token):
         return None
     table = fit.fit_table()
     asked = table.asked(fit.request_text(fit.split_identifier(token)))
