@@ -150,7 +150,7 @@ WRITE_STEMS = normalized_forms(WRITE_VERBS)
 READ_VERBS = identifier_forms(
     w(
         "get list read fetch find search show describe view count check query lookup retrieve"
-        " inspect preview validate verify watch browse"
+        " inspect preview validate verify watch browse compare diff explain summarize summarise"
         " revisar revisa consultar consulta leer listar buscar busca obtener mostrar muestra"
         " verificar verifica comprobar comprueba obter lire lister chercher afficher consulter"
         " verifier lesen suchen anzeigen pruefen abrufen leggere cercare elencare mostrare"

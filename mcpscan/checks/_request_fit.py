@@ -37,7 +37,7 @@ import attrs
 
 from .._normalize import normalize
 
-__all__ = ["FitTable", "fit_table", "request_text", "split_identifier"]
+__all__ = ["FitTable", "ascii_folded_words", "fit_table", "request_text", "split_identifier"]
 
 _JOB = "job"
 _REQUEST = "request"
@@ -200,6 +200,17 @@ def _ascii_folded(key: str, prefix: bool) -> str:
     if folded == key or not folded.isascii() or len(folded) < _MIN_FOLDED + prefix:
         return ""
     return folded
+
+
+def ascii_folded_words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` without diacritics ("şifresi" ->
+    "sifresi", "hasło" -> "haslo"); words of other scripts stay as they are."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().translate(_UNMARKED))
+    folded = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return frozenset(_FOLDED_WORD.findall(folded))
+
+
+_FOLDED_WORD = re.compile(r"\w+")
 
 
 def _is_word_char(char: str) -> bool:

@@ -558,7 +558,14 @@ _HOME = r"(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/home/[\w.-]{1,32}|/
 _USER_FOLDER = (
     r"(?:Documents|Desktop|Downloads|Pictures|Photos|Music|Movies|Videos|Projects?|"
     r"src|code|repos|workspace|work|dev|git|\.git|data|notes|Dropbox|OneDrive|\.ssh|\.gnupg|"
-    r"\.config|\.kube|\.aws|Library)"
+    r"\.config|\.kube|\.aws|Library|"
+    # The same folders as localized systems name them (es, pt, fr, de, it,
+    # pl, tr, ru, ja, zh, ko): ``find ~/Documentos ~/Escritorio -delete``.
+    r"Documentos|Escritorio|Descargas|Im[aá]genes|Ambiente de Trabalho|[AÁ]rea de Trabalho|"
+    r"Transfer[eê]ncias|Imagens|Bureau|T[eé]l[eé]chargements|Dokumente|Schreibtisch|"
+    r"Bilder|Documenti|Scrivania|Immagini|Dokumenty|Pulpit|Pobrane|Obrazy|Belgeler|"
+    r"Masa[uü]st[uü]|[İI]ndirilenler|Документы|Рабочий стол|Загрузки|Изображения|"
+    r"デスクトップ|ドキュメント|ダウンロード|文档|桌面|下载|문서|바탕\s?화면|다운로드)"
 )
 # A server's data folders (``/srv/cases/*``, ``/data/uploads``): the
 # service's stored records. Caches, temporary files, logs and build output

@@ -332,7 +332,7 @@ _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             "npm pypi pip publish git package registry",
         ),
         (r"\.docker[\\/]config\.json", "docker container registry"),
-        (r"\.kube[\\/]config", "kubernetes kubectl k8s cluster helm"),
+        (r"\.kube[\\/]config", "kubernetes kubectl k8s cluster helm pod pods namespace kubeconfig"),
         (r"\bmcp\.json\b|claude_desktop_config|\.cursor[\\/]|\.codeium[\\/]", "mcp claude cursor"),
         (
             r"\b(?:login data|cookies\.sqlite|key4\.db|logins\.json)\b|[\\/]cookies\b",
@@ -1142,6 +1142,31 @@ class _Job(NamedTuple):
         return not self.domains
 
 
+# Domains a server id names for nearly every tool it serves ("online",
+# "web", "ping", "api"): they say where a tool runs, not what it is for.
+_GENERIC_DOMAINS = frozenset({"network"})
+
+
+def _server_only(tool: Tool, profile: _Profile, spoken: frozenset[str]) -> frozenset[str]:
+    """The generic domains only the server's id names (``slovar-online``,
+    ``ping-emoji``), not the tool's own words."""
+    server_words = cap.identifier_words(tool.server or "")
+    from_server = fit.fit_table().jobs(fit.request_text(" ".join(server_words)))
+    from_server |= frozenset(cap.capabilities(server_words))
+    own = cap.declared_capabilities(tool, profile.identity - frozenset(server_words))
+    return (_GENERIC_DOMAINS & from_server) - own - spoken
+
+
+def _own_text(tool: Tool, title: object) -> str:
+    """The tool's name, titles and first sentence, without its server id."""
+    return fit.request_text(
+        fit.split_identifier(tool.name),
+        tool.title or "",
+        title if isinstance(title, str) else "",
+        cap.first_sentence(_without_markup((tool.description or "")[: cap.FIRST_SENTENCE_CHARS])),
+    )
+
+
 def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     table = fit.fit_table()
     annotations = tool.annotations or {}
@@ -1171,6 +1196,15 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     named = table.jobs(fit.request_text(fit.split_identifier(tool.name)))
     if named and named <= table.narrow:
         domains = named | (domains & table.narrow)
+    elif not named:
+        # The tool's own text (name, titles, first sentence) decides over its
+        # server's id: a dictionary on server ``slovar-online`` or a latency
+        # badge on ``ping-emoji`` is no network tool that may ask for a
+        # ``.netrc``. A server id naming a job still counts when the tool's
+        # own words name none, or name a broad one.
+        spoken = table.jobs(_own_text(tool, title))
+        if spoken and spoken <= table.narrow:
+            domains = spoken | (domains - _server_only(tool, profile, spoken))
     narrow = bool(domains) and domains <= table.narrow
     return _Job(
         domains=domains,
@@ -1246,7 +1280,10 @@ def _secret_files(param: _Param) -> Iterator[str]:
     """A secret file named by the parameter's text or values: an SSH key
     asks for an SSH identity, any other (``.env``, ``mcp.json``,
     ``~/.aws/credentials``) for a file's contents."""
-    values = (*_slot_text(param.schema, _VALUE_SLOTS), *_custom_text(param.schema))
+    values = (
+        *_slot_text(param.schema, (*_VALUE_SLOTS, "title")),
+        *_custom_text(param.schema),
+    )
     for text in (param.raw, *(v.lower() for v in values)):
         if not _may_name_sensitive_file(text):
             continue
@@ -1411,6 +1448,8 @@ def _fits(request: _Request, job: _Job) -> bool:
     table = fit.fit_table()
     if request.kind in job.wraps:
         return True  # a password hasher takes a password
+    if request.kind in _DERIVED and fit.CREDENTIAL in job.wraps:
+        return True  # a tool that redacts or scans API keys takes text holding one
     if request.provider and request.provider in fit.words(job.text):
         return True  # a GitHub tool takes a GitHub token
     if request.kind == fit.LLM_KEY and request.provider in table.llm_providers & job.wraps:
@@ -1422,6 +1461,8 @@ def _fits(request: _Request, job: _Job) -> bool:
 # login's password, a connector's token): raised on narrow jobs only, and
 # at a hint's weight on unknown ones.
 _NARROW_ONLY = frozenset({"account_password", fit.PROVIDER_CREDENTIAL})
+#: Requests derived from a credential word and a provider's name.
+_DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 
 
 def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
@@ -1433,6 +1474,18 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
         return MEDIUM if secret else WEAK
     if request.kind in _NARROW_ONLY:
         return 0.0
+    # Secret material no job of this kind uses (an SSH key, a ``.netrc``,
+    # recovery words, an MFA code asked of a dictionary that also talks to a
+    # network): more than a hint even where the job is broad. An auth tool
+    # handles secrets of many kinds (a certificate's password, a login's
+    # code) and keeps the hint's weight, and so does a provider's key read
+    # from a word and a name (``issue_key`` "... for LLM vision").
+    if (
+        fit.fit_table().requests[request.kind].theft
+        and "auth" not in job.domains
+        and (request.shaped or request.kind not in _DERIVED)
+    ):
+        return MEDIUM
     return WEAK if secret else HINT
 
 
@@ -1481,6 +1534,9 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         return
     table = fit.fit_table()
     seen: set[str] = set()
+    # A secret file named by the parameter's title or values ("Paste
+    # ~/.netrc here" as a title), not by prose that may only mention it.
+    named_files = set(_secret_files(param._replace(raw="")))
     # A kind both named and shaped is judged by its shape (the stronger).
     for request in sorted(_requests(param, job), key=lambda r: not r.shaped):
         if request.kind in seen or _fits(request, job):
@@ -1500,6 +1556,9 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         if request.shaped:
             extra.append(HINT)
             reasons.append("its pattern or example has the shape of one")
+        elif request.kind in named_files:
+            extra.append(HINT)
+            reasons.append("it names the file")
         reasons.append(f"unrelated to a {_describe_job(job)} tool")
         yield _observe(
             "request_mismatch", param, _combine([weight, *extra]), ", ".join(reasons)
@@ -1507,6 +1566,49 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
             hidden=spec.secret and job.narrow and _conceals(param),
             theft=spec.theft and job.narrow and not job.inferred and _plainly_asked(param, request),
         )
+
+
+def _disguised_request(param: _Param, job: _Job) -> Iterator[_Observation]:
+    """An example or default with a secret's shape under a parameter whose
+    own words ask for no secret at all: ``entropy_seed`` "any high-entropy
+    local string" with an OpenSSH private key as its only example, ``label``
+    with ``^sk-`` as its pattern. The value steers the agent to paste the
+    secret; the name and description are the cover. Hard whatever the job,
+    since no honest schema names one thing and shows another. Left alone: a
+    parameter that says it takes a key or a token (``private_key``,
+    ``token``, "PEM-encoded key"), and tools whose job is secrets
+    (a secret scanner or redactor wraps them, an auth tool fits them)."""
+    if job.wraps or "auth" in job.domains:
+        return
+    table = fit.fit_table()
+    own = table.asked(
+        fit.request_text(
+            fit.split_identifier(param.name), param.raw, *_slot_text(param.schema, ("title",))
+        )
+    )
+    if own:
+        return
+    # Only the unambiguous prefixes of ``fit.json`` (``sk-``, ``ghp_``, an
+    # armoured private key): 64 hex digits are as often an object id.
+    for value in _slot_text(param.schema, _SHAPE_SLOTS):
+        found = table.shape(value)
+        if found is None:
+            continue
+        kind, provider = found
+        spec = table.requests[kind]
+        # A service's key on a tool of that service (``k`` with ``^sk-`` on
+        # an OpenAI chat tool) is the tool's own, whatever the name says; a
+        # private key has no service and is judged by the words alone.
+        if not spec.theft or (provider and _fits(_Request(kind, provider, shaped=True), job)):
+            continue
+        label = spec.label + (f" ({provider})" if provider else "")
+        yield _observe(
+            "request_mismatch",
+            param,
+            STRONG,
+            f"a value has the shape of {label}, but its name and description ask for none",
+        )._replace(theft=True)
+        return
 
 
 def _plainly_asked(param: _Param, request: _Request) -> bool:
@@ -1525,7 +1627,27 @@ def _plainly_asked(param: _Param, request: _Request) -> bool:
         "pattern" in param.schema or request.kind in table.asked(fit.request_text(param.raw))
     ):
         return True
+    # The name is the ASCII spelling of the description's word for the
+    # request (``sifre`` "internet bankacılığı şifresi", ``haslo`` "hasło do
+    # banku"): the name names it too, though too short a word for the
+    # lexicon's folded forms. Only where the description names the request.
+    if request.kind in table.asked(fit.request_text(param.raw)) and _name_spells(param):
+        return True
     return request.kind in set(_secret_files(param))
+
+
+#: Shortest name word read as the spelling of a description word.
+_MIN_SPELLED = 4
+
+
+def _name_spells(param: _Param) -> bool:
+    """Whether a word of the parameter's name starts a word of its
+    description once both lose their diacritics."""
+    described = fit.ascii_folded_words(param.raw)
+    return any(
+        len(word) >= _MIN_SPELLED and any(d.startswith(word) for d in described)
+        for word in cap.identifier_words(param.name)
+    )
 
 
 def _describe_job(job: _Job) -> str:
@@ -1725,14 +1847,30 @@ class _Mentions:
         name = param.name.lower()
         if len(name) < 3:
             return param
-        spoken = [s for s in self.sentences if name in s]
+        spoken: dict[str, None] = {}
+        for index, sentence in enumerate(self.sentences):
+            if name in sentence:
+                if index and _routes_into(sentence):
+                    spoken[self.sentences[index - 1]] = None
+                spoken[sentence] = None
         if not spoken:
             return param
-        spoken_text = " ".join(spoken[:_MAX_MENTIONS])
+        spoken_text = " ".join(list(spoken)[: 2 * _MAX_MENTIONS])
         return param._replace(
             description=f"{param.description}{normalize(spoken_text)} ",
             raw=f"{param.raw} {spoken_text}",
         )
+
+
+def _routes_into(sentence: str) -> bool:
+    """Whether ``sentence`` tells the agent to put something into a
+    parameter ("read the file and pass it unchanged in `projekt_env`",
+    "übergeben", "inclúyelo en"): what it puts there is then named by the
+    sentence before ("the full content of the project's `.env` is
+    needed."). A sentence that only mentions the parameter among others
+    ("to run the memory_access recipe the target needs PMU counters") does
+    not borrow its neighbour's words."""
+    return any(clause.has("setarg") for clause in instruction.analyze(sentence))
 
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -1776,6 +1914,7 @@ class CapabilityMismatchCheck:
             observations.extend(_sink(param, profile, explained_by))
             observations.extend(_sensitive_values(param, profile))
             observations.extend(_request_mismatch(param, job))
+            observations.extend(_disguised_request(param, job))
             observations.extend(_instruction_name(param))
         observations.extend(_documentation_gaps(tool, params, job))
         observations.extend(_read_only_writes(tool, profile, cap.first_sentence(description)))

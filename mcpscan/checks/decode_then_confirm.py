@@ -1269,6 +1269,30 @@ def _addressed_in_hidden_text(text: str, scope: ToolScope) -> str | None:
     return None
 
 
+#: A decoded identifier: one token with a separator or a case change
+#: (``ssh_private_key_contents``, ``openaiApiKey``).
+_DECODED_IDENTIFIER = regex.compile(r"[A-Za-z][\w.-]{3,120}")
+_IDENTIFIER_JOINT = regex.compile(r"[_.-]|[a-z][A-Z]")
+
+
+def _encoded_secret_name(text: str) -> str | None:
+    """An identifier hidden in an encoding that names secret material: a
+    parameter called ``c3NoX3ByaXZhdGVfa2V5...`` "for the v1 compat layer"
+    whose name decodes to ``ssh_private_key_contents_from_home``. The
+    definition asks the agent to decode the name and fill it in; nobody
+    encodes a parameter's name to document it. Names that ask for nothing
+    secret (``user_id``, ``page_size``) decode harmlessly."""
+    token = text.strip()
+    if not _DECODED_IDENTIFIER.fullmatch(token) or not _IDENTIFIER_JOINT.search(token):
+        return None
+    table = fit.fit_table()
+    asked = table.asked(fit.request_text(fit.split_identifier(token)))
+    stolen = sorted(kind for kind in asked if kind in table.requests and table.requests[kind].theft)
+    if not stolen:
+        return None
+    return f"an encoded name asking for {table.requests[stolen[0]].label}"
+
+
 def _excerpt(text: str, start: int, end: int) -> str:
     """The decoded text around a match, whitespace collapsed, bounded, with
     "..." where text was left out."""
@@ -1301,6 +1325,8 @@ def _confirm(text: str, chain: tuple[str, ...], scope: _Scope) -> _Finding | Non
     description = _instruction(text, scope.get())
     if description is None and scope.definition:
         description = _addressed_in_hidden_text(text, scope.get())
+    if description is None and scope.definition:
+        description = _encoded_secret_name(text)
     if description is not None:
         return _Finding(
             rule="payload.decoded_instruction",
@@ -1834,6 +1860,11 @@ class _Walker:
         """What ``text`` hides, each with the span of its outermost blob in ``text``."""
         yield from self._text(text, (), 0, location)
 
+    def pieces(self, joined: str, location: str) -> Iterator[_Finding]:
+        """What the items of one list hide once joined (see ``_joined_pieces``)."""
+        for finding, _start, _end in self._text(joined, (_JOINED,), 0, location):
+            yield finding
+
     def _text(
         self, text: str, chain: tuple[str, ...], depth: int, location: str
     ) -> Iterator[tuple[_Finding, int, int]]:
@@ -1954,8 +1985,21 @@ class DecodeThenConfirmCheck:
                 yield self._signal(finding, located.location, clear_text or "", span)
             if context.surface == "definition":
                 yield from self._plain(located, walker.scope, context)
+        if context.surface == "definition":
+            yield from self._joined(walker, context)
         for limit, (location, count) in sorted(budget.cuts.items()):
             context.record_cap(limit, location, _cut_message(limit, count))
+
+    def _joined(self, walker: _Walker, context: Context) -> Iterator[Signal]:
+        """A blob cut into the items of one list (``enum``, ``examples``) that
+        the description says to join and decode: each piece alone is too
+        short to decode to anything, joined they are the payload."""
+        seen: set[str] = set()
+        for joined, location in _joined_pieces(context.strings):
+            for finding in walker.pieces(joined, location):
+                if finding.evidence not in seen:
+                    seen.add(finding.evidence)
+                    yield self._signal(finding, location, "", None)
 
     def _plain(self, located: LocatedString, scope: _Scope, context: Context) -> Iterator[Signal]:
         """A command in clear text that the definition tells the agent to
@@ -1985,6 +2029,8 @@ class DecodeThenConfirmCheck:
             if threat.kind != "secret-exfiltration" and not (
                 placed and _commanded(raw, threat.start, scope.get())
             ):
+                continue
+            if threat.kind != "secret-exfiltration" and _warned_sample(raw, threat.start):
                 continue
             hard = not _presented_as_sample(raw, threat.start if placed else 0) and (
                 located.key in _VALUE_KEYS or _kept_from_user(context)
@@ -2051,6 +2097,37 @@ class DecodeThenConfirmCheck:
 
 #: Schema keys whose values an agent sends as they stand.
 _VALUE_KEYS = frozenset({"default", "examples", "example", "const", "enum"})
+_JOINED = "list items joined"
+#: One piece of an encoding cut into list items: base64, base64url or hex
+#: characters only (``"Y3VybCAtcyBodHRwczov"``).
+_PIECE = re.compile(r"[A-Za-z0-9+/=_-]{4,128}")
+_ITEM_INDEX = re.compile(r"\[\d+\]$")
+_MIN_PIECES = 3
+_MAX_PIECES = 64
+#: A digit, or a capital after a small letter: ordinary choices
+#: (``["standard", "express", "overnight"]``) have neither.
+_ENCODED_HINT = re.compile(r"\d|[a-z][A-Z]")
+
+
+def _joined_pieces(strings: Iterable[LocatedString]) -> Iterator[tuple[str, str]]:
+    """(the items joined, the list's location) for each list of a schema's
+    value keys whose items all look like pieces of one encoding."""
+    lists: dict[str, list[str]] = {}
+    for located in strings:
+        if located.is_key or located.key not in _VALUE_KEYS:
+            continue
+        index = _ITEM_INDEX.search(located.location)
+        if index is not None:
+            lists.setdefault(located.location[: index.start()], []).append(located.raw)
+    for location, items in lists.items():
+        if not _MIN_PIECES <= len(items) <= _MAX_PIECES:
+            continue
+        if all(_PIECE.fullmatch(item) for item in items):
+            joined = "".join(items)
+            if len(joined) >= _MIN_RUN and _ENCODED_HINT.search(joined):
+                yield joined, location
+
+
 #: A plain command the tool hides from the user (see ``_plain``).
 _TOLD_CONFIDENCE = 0.9
 # A dangerous command quoted as a sample, not as something to do: "flags
@@ -2074,6 +2151,25 @@ _KEPT_FROM_USER = re.compile(
     r"silently|quietly|secretly|in the background without)\b",
     re.IGNORECASE,
 )
+
+
+# A sample quoted in a warning: "attackers often hide commands like
+# `IEX (New-Object Net.WebClient)...`", "never run scripts such as ...".
+# Both a sample cue and a warning word in the sentence before the command;
+# "before use, run a setup step like `curl ... | sh`" has no warning word
+# and stays raised.
+_WARNING_CUE = re.compile(
+    r"\b(?:never|not|attackers?|malicious|dangerous|unsafe|suspicious|refused|rejected|"
+    r"blocked|forbidden|phishing|malware)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def _warned_sample(raw: str, at: int) -> bool:
+    start = max(0, at - _SAMPLE_REACH)
+    before = raw[start:at]
+    sentence = before[max(before.rfind(". "), before.rfind("\n")) + 1 :]
+    return bool(_SAMPLE_CUE.search(sentence) and _WARNING_CUE.search(sentence))
 
 
 def _presented_as_sample(raw: str, at: int) -> bool:
