@@ -56,7 +56,14 @@ from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
-from ._collision import calls_itself_instead, defers_to, different_job, unbranded_copy
+from ._collision import (
+    calls_itself_instead,
+    defers_to,
+    different_job,
+    localized_sibling,
+    own_services_apart,
+    unbranded_copy,
+)
 from ._lookalike import (
     canonical_key,
     canonical_words,
@@ -1026,7 +1033,15 @@ class ShadowingCheck:
                     "server",
                 )
                 return
-        lookalikes = index.lookalike_servers(tool.server, options.server_similarity)
+        # The vendor's localized instance that names the other server as
+        # its sibling ("freee-ja": "同じ freee 社が提供する英語版サーバー
+        # `freee`") borrows no trust it does not declare.
+        description = tool.description or ""
+        lookalikes = tuple(
+            (other, similarity)
+            for other, similarity in index.lookalike_servers(tool.server, options.server_similarity)
+            if not localized_sibling(tool.server, tool.name, description, other)
+        )
         if lookalikes:
             other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
             yield self._signal(
@@ -1898,6 +1913,7 @@ def _lookalikes(
     # brave_web_search", "call searchFiles first") borrows more than a name.
     # A different service with a similar name describes its own job.
     trust = claims_trust(" ".join(filter(None, (tool.description, tool.title))), tool.name)
+    own = (tool.server or "", tool.description or "")
     found: dict[str, _Lookalike] = {}
     for name, (servers, how) in candidates.items():
         other = index.forms[name]
@@ -1920,13 +1936,14 @@ def _lookalikes(
         # to be the other server's tool, newer; nor is another case style.
         family = number_family(tool.name, name)
         judge = same_text if family else same_job
-        theirs = [
-            content_words(t.description or "")
-            for t in context.snapshot.by_name.get(name, ())
-            if t.server in servers
-        ]
+        tools = [t for t in context.snapshot.by_name.get(name, ()) if t.server in servers]
+        theirs = [content_words(t.description or "") for t in tools]
         jobs = [
-            *(judge(mine, words) for words in theirs),
+            *(
+                judge(mine, words)
+                and (family or not own_services_apart(own, (t.server or "", t.description or "")))
+                for words, t in zip(theirs, tools, strict=True)
+            ),
             not family and _declares_same(tool.description or "", name),
             *(
                 unbranded_copy((tool.server or "", tool.description or ""), (t.server, text))

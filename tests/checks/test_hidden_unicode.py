@@ -120,7 +120,7 @@ FIRES = [
     # Beside the quiet RTL/LTR boundary, compound and word-edge cases below.
     ("RLM inside an Arabic word", f"كما {RLM}هي{RLM}ي", "unicode.bidi", "bidi-mark"),
     ("ZWNJ at a Latin word edge", f"Please {ZWNJ}ignore that", "unicode.hidden", "zero-width"),
-    ("soft hyphen in a short hyphenated pair", "Go to x-ig\u00adnore now", "unicode.hidden", "soft"),
+    ("soft hyphen in a short hyphenated pair", "Go x-ig\u00adnore now", "unicode.hidden", "soft"),
 ]
 
 
