@@ -22,7 +22,9 @@ import functools
 import json
 from collections.abc import Iterable, Sequence
 from importlib import resources
+from typing import Any
 
+import ahocorasick
 import attrs
 import regex
 
@@ -32,11 +34,15 @@ from ._reference_claims import REPLACE_CUES, claims_trust
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS, NAME_AFFIXES
 
 __all__ = [
+    "PhraseSet",
     "calls_itself_instead",
     "defers_to",
     "different_job",
     "localized_sibling",
+    "out_of_service_words",
+    "own_scope",
     "own_services_apart",
+    "this_tool_words",
     "unbranded_copy",
 ]
 
@@ -250,7 +256,7 @@ _OWN_SCOPE = regex.compile(
 )
 
 
-def _own_scope(lowered: str, start: int) -> bool:
+def own_scope(lowered: str, start: int) -> bool:
     """Is the sentence holding the cue at ``start`` about this server's own tools?"""
     begin = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, start)), default=0)
     end = _SENTENCE_END.search(lowered, start)
@@ -269,6 +275,54 @@ class _Vocabulary:
 
     region: frozenset[str]
     retire: regex.Pattern[str]
+    #: "disabled", "unsupported", "no longer maintained", "已停用", the
+    #: retire phrases too: a tool said to be out of service.
+    out_of_service: PhraseSet
+    #: "this tool", "本工具", "cette outil": the scanned tool naming itself.
+    this_tool: PhraseSet
+
+
+@attrs.frozen
+class PhraseSet:
+    """Phrases found in one pass (Aho-Corasick), each as a whole word where
+    its script has spaces; a trailing ``*`` lets a word end any way."""
+
+    automaton: Any
+    empty: bool
+
+    @classmethod
+    def of(cls, phrases: Iterable[str]) -> PhraseSet:
+        automaton = ahocorasick.Automaton()
+        unique = sorted(set(phrases))
+        for phrase in unique:
+            stem = phrase.rstrip("*").lower()
+            forms = {stem}
+            if stem[0] >= _FIRST_UNSPACED:
+                forms.add(stem.replace(" ", ""))  # "지원 중단" and "지원중단"
+            for form in forms:
+                automaton.add_word(
+                    form, (len(form), phrase.endswith("*"), form[0] >= _FIRST_UNSPACED)
+                )
+        automaton.make_automaton()
+        return cls(automaton=automaton, empty=not phrases)
+
+    def starts(self, lowered: str) -> list[int]:
+        """Where a phrase starts in ``lowered`` (lower-cased text)."""
+        if self.empty:
+            return []
+        found: list[int] = []
+        for end, (length, prefix, unspaced) in self.automaton.iter(lowered):
+            start = end - length + 1
+            if unspaced or (
+                not _word_char_at(lowered, start - 1)
+                and (prefix or not _word_char_at(lowered, end + 1))
+            ):
+                found.append(start)
+        return found
+
+
+def _word_char_at(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and text[index].isalnum()
 
 
 def _vocabulary_files() -> Iterable[tuple[str, dict[str, object]]]:
@@ -307,15 +361,31 @@ def _phrase_pattern(phrase: str) -> str:
 def _vocabulary() -> _Vocabulary:
     region: set[str] = set()
     retire: set[str] = set()
+    out_of_service: set[str] = set()
+    this_tool: set[str] = set()
     for name, data in _vocabulary_files():
         region.update(word.lower() for word in _phrases(name, data, "region"))
         retire.update(phrase.lower() for phrase in _phrases(name, data, "retire"))
+        out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
+        this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
     # Longest first, so a phrase is not cut short by one it extends.
     patterns = [_phrase_pattern(p) for p in sorted(retire, key=lambda p: (-len(p), p))]
     return _Vocabulary(
         region=frozenset(region),
         retire=regex.compile("|".join(patterns) or "(?!)", regex.IGNORECASE),
+        out_of_service=PhraseSet.of(retire | out_of_service),
+        this_tool=PhraseSet.of(this_tool),
     )
+
+
+def out_of_service_words() -> PhraseSet:
+    """Phrases that say a tool is out of service, in every lexicon language."""
+    return _vocabulary().out_of_service
+
+
+def this_tool_words() -> PhraseSet:
+    """Phrases with which a tool names itself ("this tool", "本工具")."""
+    return _vocabulary().this_tool
 
 
 def _retires_itself(text: str) -> bool:
@@ -324,7 +394,7 @@ def _retires_itself(text: str) -> bool:
     never says so (its retire words point at the other server)."""
     lowered = text.lower()
     return any(
-        _own_scope(lowered, found.start()) for found in _vocabulary().retire.finditer(lowered)
+        own_scope(lowered, found.start()) for found in _vocabulary().retire.finditer(lowered)
     )
 
 
@@ -333,7 +403,7 @@ def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
             continue
-        if _own_scope(lowered, found.start()):
+        if own_scope(lowered, found.start()):
             continue
         if not _DATA_VERB_CUE.match(found.group()):
             return True  # a retire word or a cue in another language
