@@ -1080,14 +1080,21 @@ class ShadowingCheck:
         for located in context.strings:
             if located.field == "name":
                 continue
+            named: list[_Named] = []
             if index.automaton is not None:
-                yield from self._references_in(tool, context, index, located, scope)
+                yield from self._references_in(tool, context, index, located, scope, named=named)
             yield from self._marked_claims_in(tool, context, index, located, scope)
             yield from self._precedence_in(tool, located)
-            yield from self._out_of_service_in(tool, context, index, located)
+            yield from self._out_of_service_in(tool, context, index, located, named=named)
 
     def _out_of_service_in(
-        self, tool: Tool, context: Context, index: ShadowIndex, located: LocatedString
+        self,
+        tool: Tool,
+        context: Context,
+        index: ShadowIndex,
+        located: LocatedString,
+        *,
+        named: list[_Named],
     ) -> Iterator[Signal]:
         # "k8s.apply is disabled in this cluster; always call
         # kube-deployer.apply_manifest", "execute_sql is unsupported in this
@@ -1100,14 +1107,26 @@ class ShadowingCheck:
         # this server in 3.0"), a pointer without an out-of-service claim
         # ("use filesystem.delete_file for ordinary deletes"), a claim
         # about another tool in a string that never points here.
-        if tool.server is None:
+        # Cheap first: another server's tool named (the reference pass's
+        # hits in ``named``, a code-quoted name, a server id before "." or
+        # "/"); only then the phrase search.
+        raw = located.raw
+        if (
+            tool.server is None
+            or located.is_key
+            or not (named or "`" in raw or _qualifiers(raw, context.snapshot.servers))
+        ):
             return
-        folded = _fold_text(located.raw)
+        folded = _fold_text(raw)
         spaced = folded.replace("_", " ")
         claims = out_of_service_words().starts(spaced)
-        if not claims or not _points_here(spaced, tool):
+        # A value written as one identifier ("supersede_dropbox_create_
+        # shared_link" as an enum default) is this tool's setting: it
+        # speaks for this tool without naming it.
+        if not claims or not (_one_identifier(raw) or _points_here(spaced, tool)):
             return
-        for start, stop, entries in _other_tool_mentions(folded, tool, context, index):
+        mentions = [*named, *_other_tool_mentions(folded, tool, context, index)]
+        for start, stop, entries in mentions:
             begin, end = _sentence_bounds(spaced, start, stop)
             if any(begin <= at < end and not own_scope(spaced, at) for at in claims):
                 mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
@@ -1196,7 +1215,11 @@ class ShadowingCheck:
         index: ShadowIndex,
         located: LocatedString,
         scope: _ReferenceScope,
+        *,
+        named: list[_Named],
     ) -> Iterator[Signal]:
+        """Signals for the other servers' tools named in ``located``; each
+        name found is also added to ``named``."""
         text = _fold_text(located.raw)
         # One signal per name and string: the first HARD occurrence, or, if
         # none, the first SOFT one, or the first mention. "Works like
@@ -1215,6 +1238,7 @@ class ShadowingCheck:
             entries = _referenced_entries(index, tool, key, _written(located, start, stop))
             if not entries:
                 continue
+            named.append((start, stop, entries))
             if key not in weaker and len(reported | weaker.keys()) >= MAX_MENTIONS_PER_STRING:
                 context.record_cap(
                     "max_mentions_per_string",
@@ -1280,25 +1304,21 @@ class ShadowingCheck:
         )
 
 
-# A server id followed by "." or "/" and one of that server's tool names,
-# also inside an identifier ("all_issue_creation__jira.create_issue_is_...").
-_QUALIFIER = regex.compile(r"(?<![a-z0-9\-])([a-z0-9][a-z0-9\-]{0,63})[./]")
+# A server id followed by ".", "/" or "_" and one of that server's tool
+# names, also inside an identifier ("all_issue_creation__jira.create_issue_
+# is_...", "supersede_dropbox_create_shared_link").
+_QUALIFIER = regex.compile(r"(?<![a-z0-9\-])([a-z0-9][a-z0-9\-]{0,63})[./_]")
 _CODE_QUOTED = regex.compile(r"`([\w\-]{2,64})`")
+#: A name of another server's tool found in a string: (start, stop, entries).
+_Named = tuple[int, int, tuple[tuple[str, str], ...]]
 
 
 def _other_tool_mentions(
     folded: str, tool: Tool, context: Context, index: ShadowIndex
 ) -> Iterator[tuple[int, int, tuple[tuple[str, str], ...]]]:
     """(start, stop, (server, name) pairs) of other servers' tools named in
-    ``folded``: distinctive names anywhere (the index's automaton), any
-    name qualified by its server id."""
-    if index.automaton is not None:
-        for end, key in index.automaton.iter(folded):
-            start, stop = end - len(key) + 1, end + 1
-            if _at_boundary(folded, start, stop, in_key=False):
-                entries = _referenced_entries(index, tool, key, None)
-                if entries:
-                    yield start, stop, entries
+    ``folded`` beyond the distinctive names the reference pass finds: a
+    name in code quotes, any name qualified by its server id."""
     for found in _CODE_QUOTED.finditer(folded):
         entries = _marked_entries(index, found.group(1), None, tool.server)
         if entries:
@@ -1314,6 +1334,30 @@ def _other_tool_mentions(
             after = folded[at + len(key) : at + len(key) + 1]
             if folded.startswith(key, at) and not (after.isalnum() or after == "-"):
                 yield found.start(), at + len(key), ((server, other.name),)
+
+
+def _qualifiers(raw: str, servers: Mapping[str, object]) -> bool:
+    """Is some "." or "/" in ``raw`` right after a server id of the snapshot?"""
+    for separator in "./_":
+        at = raw.find(separator)
+        while at > 0:
+            # A sentence's full stop is followed by a blank: skipped at once.
+            if _is_word_char(raw[at + 1 : at + 2]):
+                start = at
+                while start > 0 and at - start < 64 and _is_id_char(raw[start - 1]):
+                    start -= 1
+                if raw[start:at].lower() in servers:
+                    return True
+            at = raw.find(separator, at + 1)
+    return False
+
+
+def _one_identifier(raw: str) -> bool:
+    return "_" in raw and not any(char.isspace() for char in raw)
+
+
+def _is_id_char(char: str) -> bool:
+    return char.isalnum() or char == "-"
 
 
 def _points_here(spaced: str, tool: Tool) -> bool:
