@@ -1270,10 +1270,19 @@ class HiddenUnicodeCheck:
         # A decoded message, or hidden characters of three or more groups in
         # one tool, is deliberate smuggling: every hard signal escalates.
         escalate = has_message or len(groups) >= 3
+        # A tool whose description is about look-alike letters ("compute the
+        # UTS #39 confusable skeleton") shows them in its examples and
+        # defaults too: those are explained as well. Read only when some
+        # string holds a mixed-script word.
+        explained = any(r.mixed_words for r in results) and any(
+            _EXPLAINS_LOOKALIKES.search(s.raw) for s in context.strings if s.field == "description"
+        )
         for result in results:
-            yield from self._signals(result, escalate=escalate)
+            yield from self._signals(result, escalate=escalate, explained=explained)
 
-    def _signals(self, result: _StringResult, *, escalate: bool) -> Iterator[Signal]:
+    def _signals(
+        self, result: _StringResult, *, escalate: bool, explained: bool = False
+    ) -> Iterator[Signal]:
         location = result.located.location
         text = result.located.raw
         if result.tag_message:
@@ -1346,7 +1355,7 @@ class HiddenUnicodeCheck:
                 tier=Tier.SOFT,
                 threat="confusable-spelling",
                 confidence=_EXPLAINED_CONFIDENCE
-                if _EXPLAINS_LOOKALIKES.search(text)
+                if explained or _EXPLAINS_LOOKALIKES.search(text)
                 else _MIXED_CONFIDENCE,
                 evidence="; ".join(_describe_mixed(w) for w in result.mixed_words[:3]),
                 location=location,

@@ -421,6 +421,19 @@ def test_a_lookalike_the_text_explains_is_below_review(text: str) -> None:
     assert report.verdict is Verdict.PASS
 
 
+def test_a_description_about_lookalikes_explains_its_examples() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"text": {"type": "string", "examples": ["g\u0456thub"]}},
+    }
+    explained = scan("Compute the UTS #39 confusable skeleton of a string.", inputSchema=schema)
+    assert [s.rule_id for s in explained.signals] == ["unicode.mixed_script"]
+    assert explained.verdict is Verdict.PASS
+    # The same example under a description about something else is reviewed.
+    plain = scan("Look up a repository by name.", inputSchema=schema)
+    assert plain.verdict is Verdict.REVIEW
+
+
 # --------------------------------------------------------------------------
 # Surfaces, budget, options
 # --------------------------------------------------------------------------
