@@ -753,7 +753,12 @@ class ShadowingCheck:
         # A pair both rules see is reported once: by the look-alike rule when
         # it is HARD, else by the typosquat rule (its wording is the sharper).
         lookalikes = _lookalikes(tool, context, index, forms)
-        typos = _restyled_services(tool, forms, lookalikes, _typos(tool, index, forms))
+        typos = _cloned_parameters(
+            tool,
+            context,
+            forms,
+            _restyled_services(tool, forms, lookalikes, _typos(tool, index, forms)),
+        )
         hard = {name for name, found in lookalikes.items() if found.hard}
         shown = {n: found for n, found in lookalikes.items() if found.hard or n not in typos}
         yield from self._lookalike(tool, context, index, shown)
@@ -1910,6 +1915,56 @@ def _restyled_services(
         else confidence
         for name, confidence in typos.items()
     }
+
+
+#: Shared parameter names that make a restyled name a clone.
+_MIN_CLONED_PARAMETERS = 2
+
+
+def _cloned_parameters(
+    tool: Tool, context: Context, forms: NameForms, typos: dict[str, float]
+) -> dict[str, float]:
+    """Typosquat confidences, with a name that only changes case or
+    separators of another server's tool and takes the same parameters
+    raised to ``TYPOSQUAT_CONFIDENCE`` (review).
+
+    ``Create_Ticket`` beside Zendesk's ``create_ticket``, both taking
+    subject, body, requester_email and priority, from a server that names
+    no service of its own: a copy whose description says nothing in words
+    (a signature line) is still the other's tool. Quiet: another service's
+    own style with its own parameters (``getUser(id)`` beside
+    ``get_user(login)``), one shared parameter (``query``), and a tool whose
+    text names a store of its own that the other's does not.
+    """
+    mine = _parameter_keys(tool)
+    if len(mine) < _MIN_CLONED_PARAMETERS:
+        return typos
+    raised = dict(typos)
+    for name, confidence in typos.items():
+        if confidence >= TYPOSQUAT_CONFIDENCE or loose_key(name) != forms.loose:
+            continue
+        for other in context.snapshot.by_name.get(name, ()):
+            theirs = _parameter_keys(other)
+            if (
+                other.server != tool.server
+                and len(mine & theirs) >= _MIN_CLONED_PARAMETERS
+                and mine == theirs
+                and not own_services_apart(
+                    (tool.server or "", tool.description or ""),
+                    (other.server or "", other.description or ""),
+                )
+            ):
+                raised[name] = TYPOSQUAT_CONFIDENCE
+    return raised
+
+
+def _parameter_keys(tool: Tool) -> frozenset[str]:
+    """The loose keys of a tool's top-level parameter names."""
+    schema = tool.input_schema or {}
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return frozenset()
+    return frozenset(loose_key(name) for name in properties if isinstance(name, str))
 
 
 # ---------------------------------------------------------------------------
