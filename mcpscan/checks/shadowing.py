@@ -1698,7 +1698,10 @@ _RANKS_ABOVE = regex.compile(
     r"|default(?:s|ing)?\s+to\s+(?:it|this|ours)|(?:this|it)\s+(?:one\s+|tool\s+)?by\s+default"
     r"|prefer(?:red|ably)?\s+(?:this|it|ours|us)|(?:recommend|suggest)\w*\s+(?:using\s+)?(?:this|it|ours)"
     r"|bevorzugt|vorzugsweise|hierüber|de\s+préférence|préfér\w*|preferib\w*|preferibil\w*"
-    r"|preferencialmente|bij\s+voorkeur|tercih\s+ed\w*|preferuj\w*|предпочт\w*)\b"
+    r"|preferencialmente|bij\s+voorkeur|tercih\s+ed\w*|preferuj\w*|предпочт\w*"
+    # The imperative before "this tool" in Portuguese, Spanish, Italian:
+    # "prefira esta ferramenta a `pay_bill`", "prefiera esta herramienta".
+    r"|prefi(?:e)?ra\s+(?:est[ae]|ess[ae])|preferisci\s+quest\w*)\b"
     r"|優先|推奨|优先|首选|推荐使用|우선|권장"
 )
 _RUNS_DOWN = regex.compile(
