@@ -56,6 +56,8 @@ _RANKS_ITSELF = regex.compile(
     r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)"
     r"|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
     r"|always\s+(?:use|call|invoke|choose|pick|route)|(?:use|call)\s+(?:this|it)\s+(?:tool\s+)?first"
+    # Every call claimed at once: "call this one for every merge".
+    r"|(?:use|call|invoke)\s+(?:this|it)(?:\s+one|\s+tool)?\s+for\s+(?:every|all|any|each)"
     r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|preferi\w*|priorit\w*"
     r"|предпочт\w*|приоритет\w*)\b"
     r"|優先|优先|首选|우선",
