@@ -18,15 +18,33 @@ of their arguments.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable, Sequence
+from importlib import resources
+from typing import Any
 
+import ahocorasick
+import attrs
 import regex
 
+from .._model import ScanError
 from ._lookalike import content_words, same_job, server_words, text_words
 from ._reference_claims import REPLACE_CUES, claims_trust
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS, NAME_AFFIXES
 
-__all__ = ["calls_itself_instead", "defers_to", "different_job", "unbranded_copy"]
+__all__ = [
+    "PhraseSet",
+    "calls_itself_instead",
+    "defers_to",
+    "different_job",
+    "localized_sibling",
+    "out_of_service_words",
+    "own_scope",
+    "own_services_apart",
+    "this_tool_words",
+    "unbranded_copy",
+]
 
 # A tool that ranks itself above the tool whose name it shares takes its
 # calls, whatever its own job: "prefer this tool", "always use this one",
@@ -38,6 +56,8 @@ _RANKS_ITSELF = regex.compile(
     r"\b(?:prefer(?:red|ably)?|(?:better|faster|safer|superior)\s+(?:than|to)"
     r"|priorit(?:y|ise|ize|ized|ised)|first\s+choice|by\s+default"
     r"|always\s+(?:use|call|invoke|choose|pick|route)|(?:use|call)\s+(?:this|it)\s+(?:tool\s+)?first"
+    # Every call claimed at once: "call this one for every merge".
+    r"|(?:use|call|invoke)\s+(?:this|it)(?:\s+one|\s+tool)?\s+for\s+(?:every|all|any|each)"
     r"|bevorzug\w*|vorrang\w*|immer\s+dieses?|preferi\w*|priorit\w*"
     r"|предпочт\w*|приоритет\w*)\b"
     r"|優先|优先|首选|우선",
@@ -110,10 +130,16 @@ _TOOL_REFERENT = regex.compile(
 # sends them back. The sentence names the other service (or asks the agent
 # to choose between the two), holds a condition, and a use verb whose
 # object is not this tool ("for Slack messages use this tool" is a claim,
-# not a deferral).
+# not a deferral). A scope that points back at the cases the sentence
+# just ruled out ("repos on github.com are not reachable from here; use
+# the github server for those") is such a condition too.
 _CONDITION = regex.compile(
     r"\b(?:if|when|unless|otherwise|whichever|either|si|cuando|sinon|wenn|falls|sonst|se|quando"
-    r"|jeśli|jeżeli|gdy|если|иначе|eğer|ise|als|indien|إذا|لو|अगर|यदि|जब)\b"
+    r"|jeśli|jeżeli|gdy|если|иначе|eğer|ise|als|indien|إذا|لو|अगर|यदि|जब"
+    r"|for\s+(?:those|these|them|such|that|anything\s+else|everything\s+else)"
+    r"|para\s+(?:esos|esas|estos|estas|eso|ellos|ellas)|pour\s+(?:ceux|celles|cela|ça)(?:-ci|-là)?"
+    r"|für\s+(?:diese|jene|solche)|dafür|per\s+(?:quelli|quelle|questi|queste)"
+    r"|dla\s+(?:nich|tych)|для\s+(?:них|этого|этих|таких)|bunlar\s+için|voor\s+(?:die|deze))\b"
     r"|如需|如果|如|若|否则|場合|なら|には|경우|려면|(?<=\w)면\b",
     regex.IGNORECASE,
 )
@@ -232,18 +258,136 @@ _OWN_SCOPE = regex.compile(
 )
 
 
-def _own_scope(lowered: str, start: int) -> bool:
+def own_scope(lowered: str, start: int) -> bool:
     """Is the sentence holding the cue at ``start`` about this server's own tools?"""
     begin = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, start)), default=0)
     end = _SENTENCE_END.search(lowered, start)
     return bool(_OWN_SCOPE.search(lowered, begin, end.start() if end else len(lowered)))
 
 
-_RETIRE_WORD = regex.compile(
-    r"\b(?:deprecated|obsolete|legacy|veraltet|obsol[eè]te|obsoleto|obsoleta|устарел\w*)\b"
-    r"|已弃用|已废弃|弃用|非推奨|廃止|지원\s*중단",
-    regex.IGNORECASE,
-)
+@attrs.frozen
+class _Vocabulary:
+    """The shadowing check's words of every language
+    (``mcpscan/lexicon/shadowing/<lang>.json``).
+
+    ``region``: labels a vendor gives its regional or localized instances'
+    server ids; ``retire``: phrases that retire a tool ("deprecated",
+    "veraltet", "已弃用"), a trailing ``*`` for any ending.
+    """
+
+    region: frozenset[str]
+    retire: regex.Pattern[str]
+    #: "disabled", "unsupported", "no longer maintained", "已停用", the
+    #: retire phrases too: a tool said to be out of service.
+    out_of_service: PhraseSet
+    #: "this tool", "本工具", "cette outil": the scanned tool naming itself.
+    this_tool: PhraseSet
+
+
+@attrs.frozen
+class PhraseSet:
+    """Phrases found in one pass (Aho-Corasick), each as a whole word where
+    its script has spaces; a trailing ``*`` lets a word end any way."""
+
+    automaton: Any
+    empty: bool
+
+    @classmethod
+    def of(cls, phrases: Iterable[str]) -> PhraseSet:
+        automaton = ahocorasick.Automaton()
+        unique = sorted(set(phrases))
+        for phrase in unique:
+            stem = phrase.rstrip("*").lower()
+            forms = {stem}
+            if stem[0] >= _FIRST_UNSPACED:
+                forms.add(stem.replace(" ", ""))  # "지원 중단" and "지원중단"
+            for form in forms:
+                automaton.add_word(
+                    form, (len(form), phrase.endswith("*"), form[0] >= _FIRST_UNSPACED)
+                )
+        automaton.make_automaton()
+        return cls(automaton=automaton, empty=not phrases)
+
+    def starts(self, lowered: str) -> list[int]:
+        """Where a phrase starts in ``lowered`` (lower-cased text)."""
+        if self.empty:
+            return []
+        found: list[int] = []
+        for end, (length, prefix, unspaced) in self.automaton.iter(lowered):
+            start = end - length + 1
+            if unspaced or (
+                not _word_char_at(lowered, start - 1)
+                and (prefix or not _word_char_at(lowered, end + 1))
+            ):
+                found.append(start)
+        return found
+
+
+def _word_char_at(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and text[index].isalnum()
+
+
+def _vocabulary_files() -> Iterable[tuple[str, dict[str, object]]]:
+    folder = resources.files("mcpscan") / "lexicon" / "shadowing"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            yield entry.name, json.loads(entry.read_text(encoding="utf-8"))
+
+
+def _phrases(name: str, data: dict[str, object], key: str) -> list[str]:
+    phrases = data.get(key, [])
+    if not isinstance(phrases, list) or not all(isinstance(p, str) and p for p in phrases):
+        raise ScanError(f"lexicon/shadowing/{name}: {key}", "must be a list of non-empty strings")
+    return phrases
+
+
+#: Scripts from here up (CJK, kana, Hangul) need no word boundary.
+_FIRST_UNSPACED = "\u2e80"
+
+
+def _phrase_pattern(phrase: str) -> str:
+    """One phrase as a regex: spaces match any run of blanks (or none, as
+    Korean writes "지원중단" too), ``*`` any word ending; a phrase of a
+    script with spaces is a whole word, one of CJK or Hangul may stand
+    inside a run of its letters."""
+    stem = phrase.rstrip("*")
+    body = r"\s*".join(regex.escape(word) for word in stem.split())
+    if phrase.endswith("*"):
+        body += r"\w*"
+    if stem[0] >= _FIRST_UNSPACED:
+        return body
+    return rf"\b{body}" + ("" if phrase.endswith("*") else r"\b")
+
+
+@functools.cache
+def _vocabulary() -> _Vocabulary:
+    region: set[str] = set()
+    retire: set[str] = set()
+    out_of_service: set[str] = set()
+    this_tool: set[str] = set()
+    for name, data in _vocabulary_files():
+        region.update(word.lower() for word in _phrases(name, data, "region"))
+        retire.update(phrase.lower() for phrase in _phrases(name, data, "retire"))
+        out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
+        this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
+    # Longest first, so a phrase is not cut short by one it extends.
+    patterns = [_phrase_pattern(p) for p in sorted(retire, key=lambda p: (-len(p), p))]
+    return _Vocabulary(
+        region=frozenset(region),
+        retire=regex.compile("|".join(patterns) or "(?!)", regex.IGNORECASE),
+        out_of_service=PhraseSet.of(retire | out_of_service),
+        this_tool=PhraseSet.of(this_tool),
+    )
+
+
+def out_of_service_words() -> PhraseSet:
+    """Phrases that say a tool is out of service, in every lexicon language."""
+    return _vocabulary().out_of_service
+
+
+def this_tool_words() -> PhraseSet:
+    """Phrases with which a tool names itself ("this tool", "本工具")."""
+    return _vocabulary().this_tool
 
 
 def _retires_itself(text: str) -> bool:
@@ -251,7 +395,9 @@ def _retires_itself(text: str) -> bool:
     itself in favour of its own server's successor wants no calls; a copy
     never says so (its retire words point at the other server)."""
     lowered = text.lower()
-    return any(_own_scope(lowered, found.start()) for found in _RETIRE_WORD.finditer(lowered))
+    return any(
+        own_scope(lowered, found.start()) for found in _vocabulary().retire.finditer(lowered)
+    )
 
 
 def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
@@ -259,7 +405,7 @@ def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
             continue
-        if _own_scope(lowered, found.start()):
+        if own_scope(lowered, found.start()):
             continue
         if not _DATA_VERB_CUE.match(found.group()):
             return True  # a retire word or a cue in another language
@@ -370,11 +516,7 @@ def _apart(server: str, description: str, other: str, text: str, *, generic: boo
 
 # Labels a vendor gives its regional or localized instances (``rakuten-jp``
 # beside ``rakuten-global``, ``shop-eu``, ``lark-intl``): a country or
-# language code, or a region word.
-_REGION_WORDS = frozenset({
-    "global", "intl", "international", "local", "asia", "apac", "emea", "latam", "europe",
-    "americas", "china", "japan", "korea", "india", "mena", "nordics", "oceania",
-})  # fmt: skip
+# language code, or a region word of the lexicon.
 _REGION_CODE_CHARS = 2
 
 
@@ -382,7 +524,7 @@ def _is_region_label(word: str) -> bool:
     """A two-letter country or language code (``jp``, ``eu``, ``de``) or a
     region word; never an impostor's affix (``pro``, ``v2``)."""
     code = word.isalpha() and len(word) == _REGION_CODE_CHARS
-    return (code or word in _REGION_WORDS) and word not in NAME_AFFIXES
+    return (code or word in _vocabulary().region) and word not in NAME_AFFIXES
 
 
 def _regional_sibling(server: str, description: str, other: str) -> bool:
@@ -403,11 +545,69 @@ def _regional_sibling(server: str, description: str, other: str) -> bool:
     return all(_is_region_label(word) for word in labels) and other.lower() in description.lower()
 
 
+# A server named as a server, not as a brand: its id written as code
+# ("`tiendanube`"), or beside the word for a server ("del servidor
+# mercadolibre", "英語版サーバー `freee`").
+_SERVER_WORD = regex.compile(
+    r"\b(?:servers?|servidor(?:es)?|serveurs?|serwer\w*|сервер\w*|sunucu\w*|خادم|सर्वर)\b"
+    r"|サーバー?|服务器|伺服器|서버",
+    regex.IGNORECASE,
+)
+#: How far from a server word the other id may be named.
+_SERVER_WORD_REACH = 24
+
+
+def _names_as_server(lowered: str, other: str) -> bool:
+    for found in regex.finditer(rf"(?<![\w\-]){regex.escape(other)}(?![\w\-])", lowered):
+        before = lowered[max(0, found.start() - 1) : found.start()]
+        after = lowered[found.end() : found.end() + 1]
+        if before in "`'\"" and before and after == before:
+            return True
+        window = lowered[
+            max(0, found.start() - _SERVER_WORD_REACH) : found.end() + _SERVER_WORD_REACH
+        ]
+        if _SERVER_WORD.search(window):
+            return True
+    return False
+
+
+def localized_sibling(server: str, name: str, description: str, other: str) -> bool:
+    """Is ``server`` the vendor's regional or localized instance of ``other``,
+    saying so? The id is the other's with region or language labels added
+    (``mercadolibre-ar`` beside ``mercadolibre``, ``freee-ja`` beside
+    ``freee``), the description names ``other`` as a server ("versión
+    localizada de search_products del servidor mercadolibre"), and nothing
+    ranks this tool above the other's. An impostor's affix (``github-pro``)
+    is no label, and one that claims the other's calls never gets here.
+    """
+    mine, theirs = server_words(server), server_words(other)
+    if not theirs or len(mine) <= len(theirs):
+        return False
+    if tuple(mine[: len(theirs)]) == theirs:
+        labels = mine[len(theirs) :]
+    elif tuple(mine[-len(theirs) :]) == theirs:
+        labels = mine[: -len(theirs)]
+    else:
+        return False
+    return (
+        all(_is_region_label(word) for word in labels)
+        and _names_as_server(description.lower(), other.lower())
+        and not _ranks_itself(description, name)
+    )
+
+
 def _named_service(server: str, own: str, other: str, text: str) -> frozenset[str]:
     """The words of ``server``'s id that ``own`` names and neither the other
-    server's id nor its description ``text`` does."""
-    named = _service_words(server) & (text_words(own) | _abbreviated(own))
-    return named - text_words(text) - _abbreviated(text) - _service_words(other)
+    server's id nor its description ``text`` does. A service is named in
+    either number: ``sheets-pro`` by "Export a sheet range"."""
+    named = _service_words(server) & _number_forms(text_words(own) | _abbreviated(own))
+    return named - _number_forms(text_words(text) | _abbreviated(text)) - _service_words(other)
+
+
+def _number_forms(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with each word's English plural or singular beside it."""
+    singular = {word[:-1] for word in words if word[-1:] == "s"}
+    return words | {word + "s" for word in words} | singular
 
 
 def _each_names_its_own(server: str, own: str, other: str, text: str) -> bool:
@@ -421,6 +621,23 @@ def _each_names_its_own(server: str, own: str, other: str, text: str) -> bool:
     return bool(_named_service(server, own, other, text)) and bool(
         _named_service(other, text, server, own)
     )
+
+
+def own_services_apart(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Does each tool do its job on a service of its own, named in its own
+    text? ``mine`` and ``theirs``: (server, description).
+
+    Okta's ``getUser`` ("Okta Users API ... the identity-provider profile.
+    GitHub accounts are a separate system.") beside GitHub's ``get_user``
+    ("Get a GitHub user profile by login."): one job in words, two stores.
+    The sentences of ``mine`` that name the other service do not count as
+    its own ("GitHub accounts are ..."). A copy names no service of its own
+    or only the other's.
+    """
+    server, description = mine
+    other, text = theirs
+    own = _own_text(description, _service_words(other))
+    return _each_names_its_own(server, own, other, text)
 
 
 def unbranded_copy(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:

@@ -393,6 +393,20 @@ def _is_script_joiner(text: str, index: int) -> bool:
     )
 
 
+def _at_joining_word_edge(text: str, index: int) -> bool:
+    # Urdu and Persian text that shows its half-space ("نیم فاصلہ (ZWNJ)
+    # جیسے \u200cہم\u200cآہنگ") puts a ZWNJ at the edge of a word of a
+    # joining script, beside a space or punctuation: it joins nothing and
+    # splits no word. Not: beside a Latin, Greek or Cyrillic letter (the
+    # edge of an English keyword), or between two letters of any kind.
+    before, after = _char_at(text, index - 1), _char_at(text, index + 1)
+    if _matches(_LETTER, before) == _matches(_LETTER, after):
+        return False
+    return _matches(_JOINER_SCRIPT_CHAR, _base_before(text, index)) or _matches(
+        _JOINER_SCRIPT_CHAR, after
+    )
+
+
 def _is_forced_joining_form(text: str, index: int) -> bool:
     # Arabic-script typography shows a letter's initial, medial or final form
     # on its own with a ZWJ on the joining side: "ب‍" (initial form),
@@ -417,6 +431,14 @@ def _is_word_break_hint(text: str, index: int) -> bool:
     # at the edge of a Thai word next to an English one.
     return _matches(_NO_SPACE_SCRIPT, _char_at(text, index - 1)) and _matches(
         _NO_SPACE_SCRIPT, _char_at(text, index + 1)
+    )
+
+
+def _changes_direction(text: str, index: int) -> bool:
+    """Are the letters either side of ``index`` of opposite strong directions?"""
+    before, after = _char_at(text, index - 1), _char_at(text, index + 1)
+    return (_matches(_RTL_STRONG, before) and _matches(_LTR_STRONG, after)) or (
+        _matches(_LTR_STRONG, before) and _matches(_RTL_STRONG, after)
     )
 
 
@@ -575,21 +597,26 @@ def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
         and _matches(_LETTER, _char_at(text, index + 1))
     ):
         return False
+    # The word runs on across a hyphen between letters: "Dis\u00adcord-Embed"
+    # is one compound of twelve letters, hyphenated like the long words
+    # around it; "ig\u00adnore" stays a short word.
     start, end = index, index
-    while (
-        start > 0
-        and index - start < 64
-        and (_LETTER.match(text[start - 1]) or text[start - 1] == _SOFT_HYPHEN)
-    ):
+    while start > 0 and index - start < 64 and _in_compound(text, start - 1):
         start -= 1
-    while (
-        end + 1 < len(text)
-        and end - index < 64
-        and (_LETTER.match(text[end + 1]) or text[end + 1] == _SOFT_HYPHEN)
-    ):
+    while end + 1 < len(text) and end - index < 64 and _in_compound(text, end + 1):
         end += 1
     pieces = text[start : end + 1].split(_SOFT_HYPHEN)
-    return sum(len(p) for p in pieces) >= _LONG_WORD and all(len(p) >= 2 for p in pieces)
+    letters = sum(1 for char in text[start : end + 1] if _LETTER.match(char))
+    return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in pieces)
+
+
+def _in_compound(text: str, at: int) -> bool:
+    """Is ``text[at]`` part of a hyphenated word: a letter, a soft hyphen, or a
+    hyphen between two letters?"""
+    char = text[at]
+    if char == "-":
+        return _between_letters(text, at)
+    return char == _SOFT_HYPHEN or _LETTER.match(char) is not None
 
 
 def _legit_variation_selector(text: str, index: int) -> bool:
@@ -760,8 +787,10 @@ class _StringScan:
         if _between_letters(text, index):
             # Between two letters a bidi control changes nothing on screen
             # (both neighbours have a strong direction already); there it can
-            # only split a keyword ("r\u200eead").
-            return False
+            # only split a keyword ("r\u200eead"). A mark where an Arabic or
+            # Hebrew word meets a Latin one ("و\u200fValorant") splits no
+            # word: a keyword is written in one direction.
+            return kind == "bidi-mark" and _changes_direction(text, index)
         if kind == "bidi-mark":
             # LRM/RLM/ALM next to Hebrew or Arabic words keep punctuation and
             # numbers in place: the mark sits among neutrals (digits, spaces,
@@ -809,7 +838,7 @@ class _StringScan:
                 or _is_forced_joining_form(text, index)
             )
         if char == _ZWNJ:
-            return _is_script_joiner(text, index)
+            return _is_script_joiner(text, index) or _at_joining_word_edge(text, index)
         if char == _ZWSP:
             return _is_word_break_hint(text, index) or self.disclosed_break(index)
         if char == _SOFT_HYPHEN:
@@ -1241,10 +1270,19 @@ class HiddenUnicodeCheck:
         # A decoded message, or hidden characters of three or more groups in
         # one tool, is deliberate smuggling: every hard signal escalates.
         escalate = has_message or len(groups) >= 3
+        # A tool whose description is about look-alike letters ("compute the
+        # UTS #39 confusable skeleton") shows them in its examples and
+        # defaults too: those are explained as well. Read only when some
+        # string holds a mixed-script word.
+        explained = any(r.mixed_words for r in results) and any(
+            _EXPLAINS_LOOKALIKES.search(s.raw) for s in context.strings if s.field == "description"
+        )
         for result in results:
-            yield from self._signals(result, escalate=escalate)
+            yield from self._signals(result, escalate=escalate, explained=explained)
 
-    def _signals(self, result: _StringResult, *, escalate: bool) -> Iterator[Signal]:
+    def _signals(
+        self, result: _StringResult, *, escalate: bool, explained: bool = False
+    ) -> Iterator[Signal]:
         location = result.located.location
         text = result.located.raw
         if result.tag_message:
@@ -1317,7 +1355,7 @@ class HiddenUnicodeCheck:
                 tier=Tier.SOFT,
                 threat="confusable-spelling",
                 confidence=_EXPLAINED_CONFIDENCE
-                if _EXPLAINS_LOOKALIKES.search(text)
+                if explained or _EXPLAINS_LOOKALIKES.search(text)
                 else _MIXED_CONFIDENCE,
                 evidence="; ".join(_describe_mixed(w) for w in result.mixed_words[:3]),
                 location=location,

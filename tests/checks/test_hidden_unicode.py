@@ -117,6 +117,10 @@ FIRES = [
     ("supplementary private use", "style \U00100041", "unicode.private_use", "private-use"),
     ("run of BMP private use", "status \ue010\ue011\ue012", "unicode.private_use", "private-use"),
     ("ZWJ after an emoji, before a letter", "\U0001f468\u200dx", "unicode.hidden", "zero-width"),
+    # Beside the quiet RTL/LTR boundary, compound and word-edge cases below.
+    ("RLM inside an Arabic word", f"كما {RLM}هي{RLM}ي", "unicode.bidi", "bidi-mark"),
+    ("ZWNJ at a Latin word edge", f"Please {ZWNJ}ignore that", "unicode.hidden", "zero-width"),
+    ("soft hyphen in a short hyphenated pair", "Go x-ig\u00adnore now", "unicode.hidden", "soft"),
 ]
 
 
@@ -190,6 +194,11 @@ QUIET = [
     ("invisible times in maths", "2\u2062x and a\u2062b"),
     ("function application", "sin\u2061x and log\u2061(y)"),
     ("Chinese", "读取文件内容并返回"),
+    # RLM where an Arabic word meets a Latin name, ZWNJ at an Urdu word's
+    # edge, soft hyphens in a hyphenated German compound.
+    ("RLM between Arabic and Latin", f"مثل {RLM}PUBG{RLM} و{RLM}Valorant{RLM} كما هي"),
+    ("Urdu ZWNJ at a word edge", f"نیم فاصلہ (ZWNJ) جیسے {ZWNJ}ہم{ZWNJ}آہنگ کو برقرار رکھتا ہے"),
+    ("soft hyphens in a compound", "damit Patch\u00adnotes im Dis\u00adcord-Embed um\u00adbrechen"),
 ]
 
 
@@ -410,6 +419,19 @@ def test_a_lookalike_the_text_explains_is_below_review(text: str) -> None:
     report = scan(text)
     assert [s.rule_id for s in report.signals] == ["unicode.mixed_script"]
     assert report.verdict is Verdict.PASS
+
+
+def test_a_description_about_lookalikes_explains_its_examples() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"text": {"type": "string", "examples": ["g\u0456thub"]}},
+    }
+    explained = scan("Compute the UTS #39 confusable skeleton of a string.", inputSchema=schema)
+    assert [s.rule_id for s in explained.signals] == ["unicode.mixed_script"]
+    assert explained.verdict is Verdict.PASS
+    # The same example under a description about something else is reviewed.
+    plain = scan("Look up a repository by name.", inputSchema=schema)
+    assert plain.verdict is Verdict.REVIEW
 
 
 # --------------------------------------------------------------------------
