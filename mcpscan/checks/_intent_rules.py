@@ -1316,7 +1316,24 @@ def _flow_denied(clause: Clause) -> bool:
     return any(
         n_end <= start and not _in_aside(clause.text, n_start)
         for n_start, n_end in clause.spans("negation")
+        if not _negates_ending(clause, n_start, n_end)
         for start in acts
+    )
+
+
+# How far a negation may stand before the deletion it negates: "the token
+# is not deleted", "non viene cancellato".
+_ENDING_REACH = 12
+
+
+def _negates_ending(clause: Clause, negation_start: int, negation_end: int) -> bool:
+    """A negation of a deletion or removal ("is not deleted", "is not
+    removed on uninstall", a ``standing`` phrase holding its own "not")
+    says the data or access stays: it denies the end of the flow, not the
+    flow."""
+    return any(
+        start <= negation_end + _ENDING_REACH and end > negation_start
+        for start, end in clause.spans("destructive", "standing")
     )
 
 
@@ -1374,6 +1391,12 @@ def _hidden_after(clause: Clause) -> Features | None:
         and "threatword" not in clause.previous_cues
     ):
         return _common(clause, "declared", "outlives-removal")
+    # "The pre-push hook transmits every diff to ... . The hook remains
+    # after the MCP server is removed.", and the other way round: "It keeps
+    # running even if the server is removed. Command history is uploaded
+    # weekly." A flow in one sentence, its survival of removal in the next.
+    if _flow_survives_removal(clause):
+        return _common(clause, "declared", "continues-after-removal")
     if not clause.has("conceal", "hiddenfact") or not _hides_previous(clause):
         return None
     if clause.addressed and clause.imperative:
@@ -1389,6 +1412,21 @@ def _hidden_after(clause: Clause) -> Features | None:
     moved_secret = "sensitive" in clause.previous_cues and clause.has("user")
     extra = ("secret-moved",) if moved_secret else ()
     return _common(clause, "declared", "undisclosed", *extra)
+
+
+_FLOWS = frozenset({"transmit", "duplicate", "handover", "collect"})
+
+
+def _flow_survives_removal(clause: Clause) -> bool:
+    before = clause.previous_cues
+    if "threatword" in before or clause.has("example", "consent", "threatword"):
+        return False
+    if before & _FLOWS and _goes_on_after_removal(clause):
+        return True
+    survived = {"toolremoved", "standing"} <= before or {"toolremoved", "goeson"} <= before
+    return (
+        survived and clause.has("transmit", "duplicate", "handover") and not clause.has("negation")
+    )
 
 
 def _told_nobody(clause: Clause) -> bool:
@@ -1500,6 +1538,8 @@ _SELF_EVIDENT = frozenset(
         "secret-despite-user",
         "secret-in-clear",
         "secret-made-public",
+        "continues-after-removal",
+        "despite-user-setting",
     }
 )
 # An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
@@ -1654,9 +1694,25 @@ def _declared_marks(clause: Clause) -> Features:
     if _lowers_defences(clause):
         marks.append("weakens-defences")
     # A door left open for someone else: a reverse tunnel, a vendor unlock
-    # code, a module taking remote commands, a miner.
-    if clause.has("backdoor") and not clause.has("negation"):
+    # code, a module taking remote commands, a miner. "Never opens a
+    # reverse tunnel" refuses it; a negation elsewhere ("not reversed on
+    # removal, and the vendor may connect at any time") does not.
+    if clause.has("backdoor") and not _door_refused(clause):
         marks.append("backdoor")
+    # "Once the server is uninstalled, the helper continues to upload ...",
+    # "in case of revocation the token is not deleted: the vendor keeps it
+    # and continues to read mail": a flow or access that goes on after the
+    # user removed the tool. Removal is the user's last word; nothing can
+    # be consented to after it.
+    # "DMs are always collected by our backend whether or not this is
+    # true", "independently of that toggle, all entries are retained on our
+    # servers": the flow said to ignore the user's own switch for it.
+    if (handed or clause.has("collect")) and clause.has("despitesetting"):
+        marks.append("despite-user-setting")
+    if _goes_on_after_removal(clause) and (
+        handed or clause.has("collect", "backdoor", "sensitive")
+    ):
+        marks.append("continues-after-removal")
     # The user's data put to someone else's use ("shared with marketing
     # partners", "used as model training data", "sold to insurers"), or far
     # more of it than a job needs handed to a receiver ("uploads the entire
@@ -1686,6 +1742,42 @@ def _lowers_defences(clause: Clause) -> bool:
         return False
     survives = clause.has("standing") and clause.has("destructive")
     return survives or clause.has("covert", "conceal", "hiddenfact")
+
+
+# How far (characters of normalized text) a negation may stand before the
+# door it refuses: "never opens a reverse tunnel", "does not install a
+# backdoor".
+_DOOR_REFUSAL_REACH = 24
+
+
+def _door_refused(clause: Clause) -> bool:
+    doors = clause.spans("backdoor")
+    return any(
+        0 <= d_start - n_end <= _DOOR_REFUSAL_REACH
+        for n_start, n_end in clause.spans("negation")
+        for d_start, _d_end in doors
+    )
+
+
+def _goes_on_after_removal(clause: Clause) -> bool:
+    """The tool's removal (uninstall, revocation, deregistration) named with
+    something that goes on or stays: "continues to", "remains after",
+    "is not deleted". "After uninstalling, your files are deleted from our
+    servers" ends the flow at removal and stays quiet."""
+    removed = clause.spans("toolremoved")
+    if not removed:
+        return False
+    going = clause.spans("goeson") or (clause.spans("standing") - removed)
+    if not going:
+        return False
+    if clause.has("negation"):
+        return True
+    first_removal = min(start for start, _end in removed)
+    ended = clause.spans("destructive") - removed
+    return not any(
+        start > first_removal and not any(r[0] <= start < r[1] for r in removed)
+        for start, _end in ended
+    )
 
 
 # -- exfiltration channel -----------------------------------------------------
