@@ -1825,7 +1825,7 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         return _common(clause, link)
     if _data_in_hostname(clause) or _data_in_address_template(clause):
         return _common(clause, "data-in-hostname")
-    if _data_in_query_fragment(clause):
+    if _data_in_query_fragment(clause) or _link_slot_defined_as_conversation(clause):
         return _common(clause, "data-in-link")
     if clause.negated_action:
         return None
@@ -2019,6 +2019,22 @@ def _data_in_query_fragment(clause: Clause) -> bool:
     if not _slot_data(clause):
         return False
     return _QUERY_FRAGMENT.search(clause.text) is not None
+
+
+def _link_slot_defined_as_conversation(clause: Clause) -> bool:
+    """A link's parameter defined, in the sentence after the link, as the
+    conversation put into the address: "... `&ctx=`) where ctx is a
+    URL-encoded summary of the conversation so far". Only the words that
+    tie the data to an address count ("URL-encoded", "in the query
+    string"), not "followed by" or "appended": "a title followed by a
+    summary of the chat" is a chat summarizer's output."""
+    if clause.negated_action or not clause.has("digest", "secretstore"):
+        return False
+    text = clause.text
+    return any(
+        "url" in text[start:end] or "query" in text[start:end]
+        for start, end in clause.spans("urlcarries")
+    )
 
 
 def _data_into_side_field(clause: Clause, scope: ToolScope) -> bool:
