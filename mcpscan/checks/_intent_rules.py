@@ -1357,6 +1357,7 @@ _DECLARED_ACTS = (
     "reroute",
     "weaken",
     "autostart",
+    "defence",
 )
 # What a sentence of hiding may follow to count as declared behaviour: a
 # copy, a sale, a hand-over to someone else, a reroute, a door left open,
@@ -1387,7 +1388,10 @@ def _hidden_after(clause: Clause) -> Features | None:
     # sentence before changed or opened outlives the tool.
     if (
         clause.has("standing")
-        and clause.previous_cues & {"weaken", "backdoor", "autostart"}
+        and (
+            clause.previous_cues & {"weaken", "backdoor", "autostart"}
+            or _defence_switched_off(clause.previous_cues)
+        )
         and "threatword" not in clause.previous_cues
     ):
         return _common(clause, "declared", "outlives-removal")
@@ -1728,6 +1732,14 @@ def _declared_marks(clause: Clause) -> Features:
     return marks
 
 
+def _defence_switched_off(cues: frozenset[str]) -> bool:
+    """A defence named by its noun (two-factor authentication, login
+    alerts, audit logging, real-time protection: the ``defence`` cue) and
+    a verb that switches something off. "Enables two-factor authentication
+    permanently" names the defence and raises it."""
+    return "defence" in cues and not cues.isdisjoint(("switchoff", "destructive"))
+
+
 def _lowers_defences(clause: Clause) -> bool:
     """The user's defences lowered, for good or in secret. A start-up entry
     or background service (``autostart``) is how sync clients and agents
@@ -1736,7 +1748,7 @@ def _lowers_defences(clause: Clause) -> bool:
     said to survive the tool's removal ("a launch agent that is not
     removed on uninstall")."""
     defences = clause.spans("weaken") - clause.spans("autostart")
-    if defences:
+    if defences or _defence_switched_off(clause.cues):
         return clause.has("standing", "covert", "conceal", "hiddenfact")
     if not clause.has("autostart"):
         return False
