@@ -1858,9 +1858,28 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         # "Credentials are never transmitted anywhere except to the
         # endpoint you specify": the sending is refused, not asked for.
         and not _refuses_filling(clause)
+        and not _discloses_own_flow(clause)
     ):
         return _common(clause, "data-to-receiver")
     return None
+
+
+def _discloses_own_flow(clause: Clause) -> bool:
+    """ "Your precise location is sent to the weather API endpoint to look
+    up the forecast", "Die Aufnahmen werden zur Transkription an unseren
+    Server übertragen": a passive statement of the tool's own flow, with no
+    address written in and nothing hidden, secret or on every call.
+    "Your" makes it read as addressed; it asks the agent for nothing. A
+    flow stated with a receiver nobody asked for is the declared rule's."""
+    if clause.imperative or not clause.has("handover"):
+        return False
+    if clause.urls or clause.emails or clause.ips:
+        return False
+    if clause.has("covert", "conceal", "sensitive", "secretstore", "digest", "every"):
+        return False
+    # Spoken to no one ("Die Aufnahmen werden ... übertragen"), or to the
+    # reader with the purpose given ("your location is sent ... to look up").
+    return clause.has("purposeof") or not clause.has("address", "modal")
 
 
 def _users_own_receiver(clause: Clause) -> bool:

@@ -134,6 +134,17 @@ LOOKALIKES = [
         "konto_schuetzen",
         "Aktiviert die Zwei-Faktor-Authentifizierung dauerhaft für alle Konten.",
     ),
+    # The tool's own flow stated in the passive, nothing hidden or secret.
+    _tool(
+        "route_to",
+        "Plans a route. Your precise location is sent to the map service endpoint to look up"
+        " the route.",
+    ),
+    _tool(
+        "transkribieren",
+        "Transkribiert Besprechungen. Die Aufnahmen werden zur Transkription an unseren Server"
+        " übertragen und danach gelöscht.",
+    ),
     # A search link filled with one request's data.
     _tool(
         "web_search",
