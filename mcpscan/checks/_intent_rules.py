@@ -364,9 +364,10 @@ def in_name(text: str, start: int, end: int) -> bool:
     return close >= 0 and not any(c.isspace() for c in text[end:close])
 
 
-# A host name or mailbox: letters joined by dots, dashes or "@", with a
-# dot before a letter ("inbox.mail-doumi.kr", "x@post.example").
-_ADDRESS_TOKEN = regex.compile(r"[\w@.-]*(?:\w\.[a-z]|@\w)[\w@.-]*")
+# Inside a token of letters, dots, dashes and "@": what makes it a host
+# name or mailbox, a dot before a letter ("inbox.mail-doumi.kr") or an "@"
+# before a word ("x@post.example").
+_ADDRESS_MARK = regex.compile(r"\w\.[a-z]|@\w")
 
 
 def _in_address(text: str, start: int, end: int) -> bool:
@@ -383,7 +384,7 @@ def _in_address(text: str, start: int, end: int) -> bool:
     right = end
     while right < len(text) and (text[right].isalnum() or text[right] in "_.-@"):
         right += 1
-    return _ADDRESS_TOKEN.fullmatch(text[left:right].rstrip(".")) is not None
+    return _ADDRESS_MARK.search(text[left:right].rstrip(".")) is not None
 
 
 _STRONG_HARM = frozenset({"sensitive", "conceal", "covert", "execute", "notuser", "destination"})
