@@ -881,6 +881,12 @@ _GATE_CUES = ACTION_CUES | {
     # "Disables the firewall", "sets the system proxy to ..." stated as
     # what the tool does to the machine.
     "weaken",
+    # "A scheduled task is registered ... and is not removed on uninstall":
+    # persistence stated as what the tool does to the machine.
+    "autostart",
+    # "Two-factor authentication is switched off": a defence named by its
+    # noun (lowered only with a verb that switches it off).
+    "defence",
     # "Protection is not re-enabled afterwards", "these settings are left
     # in place" after a sentence that lowered the defences: the change
     # outlives the tool, said with no verb of its own.
