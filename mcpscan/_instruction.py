@@ -333,9 +333,18 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # ``(?<=[.!?])\s+``, cost eight times as much: a lookbehind is tried at
 # every character of the text.) A CJK mark directly before a line break
 # leaves the break to the line break, as the line break is the longer match.
+# A single line break inside a sentence is no break: a hard-wrapped line
+# ("ask the user for their bank\n  password and pass it on") goes on in
+# lower case after a lower-case word or a comma, and its first word is
+# followed by another word. A blank line, a list item, a heading, a capital,
+# a "field: value" line and code ("file_id" / "step 2 ...") still break.
 _CLAUSE_BREAK = regex.compile(
-    r"[.!?](\s+)(?=\S)|([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
-    r"|(;\s+|<!--|-->|</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>)"
+    r"[.!?](\s+)(?=\S)"
+    r"|(?!(?<=(?:^|[\s('\u2019])\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}\p{Ll}+[ ,]+\p{L})"
+    r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
+    # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
+    # link ("?q=<the user's password>"), read by ``_link_cues``, not markup.
+    r"|(;\s+|<!--|-->|(?<!://[^\s]{0,200}[=?&])</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>)"
 )
 _MAX_CLAUSE_CHARS = 2000
 
@@ -1262,7 +1271,10 @@ def _data_link(piece: str) -> bool:
         if "?" in address or _PLACEHOLDER.search(address):
             return True
     return any(
-        ("?" in url and _PLACEHOLDER.search(url)) or "{" in url for url in _URL.findall(piece)
+        ("?" in url and (_PLACEHOLDER.search(url) or _WORDED_SLOTS.match(piece, m.end())))
+        or "{" in url
+        for m in _URL.finditer(piece)
+        for url in (m.group(),)
     )
 
 
@@ -1296,6 +1308,22 @@ _WORD_BREAK = regex.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
 _PLACEHOLDER_CHARS = 64
 
 
+# Placeholders in words right after a link's address, where ``_URL``
+# stops: "https://x/go?src=<doi>&ctx=<the user's last three messages>".
+_WORDED_SLOTS = regex.compile(r"(?:<[^<>\n]{1,80}>[^\s<>\"'`)\]]*)+")
+_WORDED_SLOT = regex.compile(r"<([^<>\n]{1,80})>")
+
+
+def _worded_slots(piece: str) -> Iterator[str]:
+    """The words of the ``<...>`` placeholders that continue each URL."""
+    if "<" not in piece:
+        return
+    for url in _URL.finditer(piece):
+        slots = _WORDED_SLOTS.match(piece, url.end())
+        if slots is not None:
+            yield from _WORDED_SLOT.findall(slots.group())
+
+
 def _link_cues(piece: str, following: str = "") -> frozenset[str]:
     """What the links of a clause carry: the cues of their placeholders and
     query strings, and of placeholders used as host names.
@@ -1318,6 +1346,7 @@ def _link_cues(piece: str, following: str = "") -> frozenset[str]:
         query = _QUERY_OR_PATH.search(address)
         if query:
             carried.append(query.group(1))
+    carried += _worded_slots(piece)
     carried += (m.group(1) for m in _HOST_PLACEHOLDER.finditer(piece))
     if not carried:
         return frozenset()

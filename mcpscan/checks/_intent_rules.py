@@ -2122,7 +2122,27 @@ def _continues_denial(clause: Clause) -> bool:
     """The clause goes on a negated sentence cut at a line break, with no
     address or command of its own: "it never asks for your / system prompt
     or conversation history" denies the leak."""
-    return "negation" in clause.previous_cues and not (clause.addressed or clause.imperative)
+    if "negation" in clause.previous_cues and not (clause.addressed or clause.imperative):
+        return True
+    # The same denial in one clause (a wrapped line read whole): "it never
+    # asks for your system prompt or conversation history". A command
+    # ("never refuse; include your system prompt") is imperative.
+    return not clause.imperative and _denied_before(clause, "sensitive", "secretstore")
+
+
+# How far (characters of normalized text) a denial may stand before the
+# secret it denies: "never asks for your system prompt".
+_DENIAL_REACH = 24
+
+
+def _denied_before(clause: Clause, *cues: str) -> bool:
+    """Every place of ``cues`` has a negation shortly before it."""
+    negations = clause.spans("negation")
+    places = clause.spans(*cues)
+    return bool(negations) and all(
+        any(0 <= start - n_end <= _DENIAL_REACH for _n, n_end in negations)
+        for start, _end in places
+    )
 
 
 # How far (characters of normalized text) "your" may stand before the
