@@ -340,7 +340,7 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # a "field: value" line and code ("file_id" / "step 2 ...") still break.
 _CLAUSE_BREAK = regex.compile(
     r"[.!?](\s+)(?=\S)"
-    r"|(?!(?<=(?:^|[\s('\u2019])\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}\p{Ll}+[ ,]+\p{L})"
+    r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
     r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
     # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
     # link ("?q=<the user's password>"), read by ``_link_cues``, not markup.
