@@ -2670,7 +2670,7 @@ def _priority_hard(features: Features, clause: Clause) -> bool:
     return stakes or clause.caps_label or _bracket_banner(clause) or _acts_on_rank(clause)
 
 
-_QUOTE_MARKS = regex.compile("[\"\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d]")
+_QUOTE_MARKS = regex.compile('["\u201c\u201d\u201e\u00ab\u00bb\u300c\u300d]')
 
 
 def _role_voids_orders(clause: Clause) -> bool:
