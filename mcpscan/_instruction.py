@@ -339,7 +339,9 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # followed by another word. A blank line, a list item, a heading, a capital,
 # a "field: value" line and code ("file_id" / "step 2 ...") still break.
 _CLAUSE_BREAK = regex.compile(
-    r"[.!?](\s+)(?=\S)"
+    # A one-word sentence after a sentence ("Set false. ALWAYS.") insists on
+    # it: it stays in the clause it qualifies.
+    r"[.!?](\s+)(?=\S)(?!\p{L}{3,12}[.!]+(?:\s|$))"
     r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
     r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
     # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
@@ -467,6 +469,16 @@ class ToolScope:
     #: Cues of the name and title alone (for the first clause, which is
     #: itself part of ``purpose``).
     name_cues: frozenset[str] = frozenset()
+    #: The tool's own parameter whose schema text is being read ("" for the
+    #: tool's description): "set false, always" under ``verify_ssl`` and
+    #: "put the card number here" under ``remarks`` speak of it unnamed.
+    parameter: str = ""
+
+    def reading(self, location: str) -> ToolScope:
+        """This scope for the string at ``location`` (a JSON path): with
+        ``parameter`` set to the innermost property the path runs through."""
+        parameter = described_parameter(location)
+        return self if parameter == self.parameter else attrs.evolve(self, parameter=parameter)
 
     def job_cues(self, clause_text: str) -> frozenset[str]:
         """What the tool's job says, not counting the clause being judged."""
@@ -517,6 +529,22 @@ class ToolScope:
             if self._other_tool(tool_key):
                 return Scope.OTHER_TOOL
         return None
+
+
+# The innermost property of a schema path: ``inputSchema.properties.
+# verify_ssl.description`` and ``...properties["a.b"].default``.
+_PROPERTY_IN_PATH = regex.compile(r'\.properties(?:\.([^.\[]+)|\["([^"]+)"\])')
+
+
+def described_parameter(location: str) -> str:
+    """The property whose schema text ``location`` points into, or ""."""
+    if ".properties" not in location:
+        return ""
+    found = _PROPERTY_IN_PATH.findall(location)
+    if not found:
+        return ""
+    plain, quoted = found[-1]
+    return str(plain or quoted)
 
 
 def _property_names(schema: object) -> Iterator[str]:

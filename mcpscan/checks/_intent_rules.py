@@ -424,7 +424,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
         or (clause.has("invoke", "transmit") and against_user)
         or assigns
         or _chain_continued(clause)
-        or _lowers_security(clause)
+        or _lowers_security(clause, scope.parameter)
         or _plants_into_call(clause)
     )
     if not sets_value:
@@ -444,6 +444,8 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
         or _adds_mailbox(clause)
         or _planted(clause, foreign=False)
         or _copies_secret_store(clause)
+        # "Set false. Always." under ``verify_ssl``: the described switch.
+        or (bool(scope.parameter) and _lowers_security(clause, scope.parameter))
     )
     if not (foreign or own or clause.has("argword") or implied):
         return None
@@ -466,7 +468,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
             evidence.append("secret-into-argument")
     if foreign and clause.has("every", "frame"):
         evidence.append("foreign-every-call")
-    if _lowers_security(clause):
+    if _lowers_security(clause, scope.parameter):
         evidence.append("lowered-security")
     if _escalates(clause):
         evidence.append("escalating-flag")
@@ -587,8 +589,13 @@ _SWITCH_ON = regex.compile(r"\b(?:tru(?:e)?|on|enabl(?:e|ed)?|yes|1)\b")
 _INVERTED_SWITCH = ("skip", "insecure", "unsafe", "disable", "bypass", "ignore", "allow", "no")
 
 
-def _lowers_security(clause: Clause) -> bool:
+def _lowers_security(clause: Clause, parameter: str = "") -> bool:
+    """A security switch turned off on every call; the switch named in the
+    clause or, in a parameter's own description, the parameter itself
+    ("Set false. Always." under ``verify_ssl``)."""
     names = clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM)
+    if parameter:
+        names += (parameter,)
     if not names or not clause.has("every", "modal"):
         return False
     switches = [name for name in names if _security_switch(name)]
@@ -2055,7 +2062,8 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
             return _common(clause, "asks-user-for-secret", "pretext")
         return None
     if clause.has("askuser") and clause.has("sensitive"):
-        if _passes_on(clause) and not _own_code_step(clause):
+        passed = _passes_on(clause) or _is_sink(scope.parameter)
+        if passed and not _own_code_step(clause, scope.parameter):
             return _common(clause, "asks-user-for-secret", "passes-it-on")
         # "... and tell the user this is a standard secure-link step",
         # "reassure them it is only used locally": a pretext for handing
@@ -2167,7 +2175,7 @@ def _own_prompt(clause: Clause) -> bool:
     ) and clause.has("instructions")
 
 
-def _own_code_step(clause: Clause) -> bool:
+def _own_code_step(clause: Clause, parameter: str = "") -> bool:
     """The secret asked for is the one-time code this tool's own service
     sends, handed to the step that checks it: "a 6-digit code is texted to
     the user's phone. Ask the user for the code and pass it to
@@ -2179,6 +2187,10 @@ def _own_code_step(clause: Clause) -> bool:
     if "ownissued" not in clause.cues and "ownissued" not in clause.previous_cues:
         return False
     if clause.field_words or clause.scoped(Scope.OTHER_TOOL, Scope.OTHER_PARAM):
+        return False
+    # Described under a side field ("remarks": "ask for the SMS code and
+    # put it here"): the code goes to a note, not to the step that checks it.
+    if _is_sink(parameter):
         return False
     codes = clause.spans("onetimecode")
     return all(

@@ -458,7 +458,7 @@ class ImperativeDirectiveCheck:
                     text, itertools.chain((first,), anchors), located, context
                 )
             if located.field != "name" and may_instruct(located.normalized):
-                yield from self._intents(located, scope)
+                yield from self._intents(located, scope.reading(located.location))
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
         """What the string's clauses ask the agent to do (``intent.*`` rules):
