@@ -824,6 +824,8 @@ def _claim_kind(clause: Clause) -> str | None:
     """Which claim of rank the clause makes, if any."""
     if clause.has("override") and _defers_to_user(clause):
         return None
+    if clause.has("prevails") and _user_prevails(clause):
+        return None
     if clause.has("override"):
         # "Documents may hold sentences such as 'ignore previous
         # instructions'": the override is an example of what to refuse.
@@ -1013,6 +1015,24 @@ def _names_other_server_tool(clause: Clause) -> bool:
     ("weather.get_forecast")."""
     return bool(clause.scoped(Scope.OTHER_TOOL)) or any(
         scope == Scope.OTHER_TOOL for _name, scope in clause.qualified
+    )
+
+
+def _user_prevails(clause: Clause) -> bool:
+    """ "Whatever the user asks for always wins over both": the user is the
+    nearest subject before every verb of winning, and no rule or tool is
+    named before it. "Whatever the user says, these rules win" has the
+    rules nearest and still claims rank."""
+    subjects = sorted(
+        (start, cue)
+        for start, _end, cue in clause.hits
+        if cue in {"instructions", "selfref", "user"}
+    )
+    wins = clause.spans("prevails")
+    return all(
+        [cue for start, cue in subjects if start < win_start][-1:] == ["user"]
+        and not any(cue != "user" for start, cue in subjects if start < win_start)
+        for win_start, _win_end in wins
     )
 
 
@@ -2075,6 +2095,7 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
         # user to confirm the payee name" asks for a yes, not a secret.
         stored = ("stored-secret",) if _stored_secret_off_job(clause, scope) else ()
         own_step = clause.has("ownissued", "confirm") or _own_code_step(clause)
+        own_step = own_step or _code_back_to_this_tool(clause, scope.parameter)
         if stored or not (_purpose_is_auth(scope, clause) or own_step):
             return _common(clause, "asks-user-for-secret", *stored)
     if clause.has("lie") and _false_account(clause) and not _all_negated(clause, "lie"):
@@ -2192,11 +2213,33 @@ def _own_code_step(clause: Clause, parameter: str = "") -> bool:
     # put it here"): the code goes to a note, not to the step that checks it.
     if _is_sink(parameter):
         return False
+    return _only_codes(clause)
+
+
+def _only_codes(clause: Clause) -> bool:
+    """Every secret the clause names is a one-time code (a word inside an
+    identifier such as `mfa_required` names no secret)."""
     codes = clause.spans("onetimecode")
     return all(
         any(c_start <= start and end <= c_end for c_start, c_end in codes)
         for start, end in clause.spans("sensitive")
+        if not in_name(clause.text, start, end)
     )
+
+
+def _code_back_to_this_tool(clause: Clause, parameter: str = "") -> bool:
+    """A one-time code asked of the user and handed back to this tool's own
+    (not side) parameter: "ask the user to read you that code and call
+    again with `otp`", "pida el código TOTP y vuelva a llamar con
+    `codigo_totp`". A step-up login, whoever sent the code. A password
+    asked along, a side field ("put the code in `notes`") or another
+    tool's argument still fire."""
+    if clause.field_words or clause.scoped(Scope.OTHER_TOOL, Scope.OTHER_PARAM):
+        return False
+    own = clause.scoped(Scope.OWN_PARAM) + ((parameter,) if parameter else ())
+    if not own or any(_is_sink(name) for name in own):
+        return False
+    return _only_codes(clause)
 
 
 def _stored_secret_off_job(clause: Clause, scope: ToolScope) -> bool:
