@@ -339,9 +339,9 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # followed by another word. A blank line, a list item, a heading, a capital,
 # a "field: value" line and code ("file_id" / "step 2 ...") still break.
 _CLAUSE_BREAK = regex.compile(
-    # A one-word sentence after a sentence ("Set false. ALWAYS.") insists on
-    # it: it stays in the clause it qualifies.
-    r"[.!?](\s+)(?=\S)(?!\p{L}{3,12}[.!]+(?:\s|$))"
+    # A one-word sentence in capitals after a sentence ("Set false. ALWAYS.")
+    # insists on it: it stays in the clause it qualifies.
+    r"[.!?](\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
     r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
     r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
     # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
