@@ -333,9 +333,20 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 # ``(?<=[.!?])\s+``, cost eight times as much: a lookbehind is tried at
 # every character of the text.) A CJK mark directly before a line break
 # leaves the break to the line break, as the line break is the longer match.
+# A single line break inside a sentence is no break: a hard-wrapped line
+# ("ask the user for their bank\n  password and pass it on") goes on in
+# lower case after a lower-case word or a comma, and its first word is
+# followed by another word. A blank line, a list item, a heading, a capital,
+# a "field: value" line and code ("file_id" / "step 2 ...") still break.
 _CLAUSE_BREAK = regex.compile(
-    r"[.!?](\s+)(?=\S)|([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
-    r"|(;\s+|<!--|-->|</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>)"
+    # A one-word sentence in capitals after a sentence ("Set false. ALWAYS.")
+    # insists on it: it stays in the clause it qualifies.
+    r"[.!?](\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
+    r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
+    r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
+    # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
+    # link ("?q=<the user's password>"), read by ``_link_cues``, not markup.
+    r"|(;\s+|<!--|-->|(?<!://[^\s]{0,200}[=?&])</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>)"
 )
 _MAX_CLAUSE_CHARS = 2000
 
@@ -458,6 +469,16 @@ class ToolScope:
     #: Cues of the name and title alone (for the first clause, which is
     #: itself part of ``purpose``).
     name_cues: frozenset[str] = frozenset()
+    #: The tool's own parameter whose schema text is being read ("" for the
+    #: tool's description): "set false, always" under ``verify_ssl`` and
+    #: "put the card number here" under ``remarks`` speak of it unnamed.
+    parameter: str = ""
+
+    def reading(self, location: str) -> ToolScope:
+        """This scope for the string at ``location`` (a JSON path): with
+        ``parameter`` set to the innermost property the path runs through."""
+        parameter = described_parameter(location)
+        return self if parameter == self.parameter else attrs.evolve(self, parameter=parameter)
 
     def job_cues(self, clause_text: str) -> frozenset[str]:
         """What the tool's job says, not counting the clause being judged."""
@@ -508,6 +529,22 @@ class ToolScope:
             if self._other_tool(tool_key):
                 return Scope.OTHER_TOOL
         return None
+
+
+# The innermost property of a schema path: ``inputSchema.properties.
+# verify_ssl.description`` and ``...properties["a.b"].default``.
+_PROPERTY_IN_PATH = regex.compile(r'\.properties(?:\.([^.\[]+)|\["([^"]+)"\])')
+
+
+def described_parameter(location: str) -> str:
+    """The property whose schema text ``location`` points into, or ""."""
+    if ".properties" not in location:
+        return ""
+    found = _PROPERTY_IN_PATH.findall(location)
+    if not found:
+        return ""
+    plain, quoted = found[-1]
+    return str(plain or quoted)
 
 
 def _property_names(schema: object) -> Iterator[str]:
@@ -1268,7 +1305,10 @@ def _data_link(piece: str) -> bool:
         if "?" in address or _PLACEHOLDER.search(address):
             return True
     return any(
-        ("?" in url and _PLACEHOLDER.search(url)) or "{" in url for url in _URL.findall(piece)
+        ("?" in url and (_PLACEHOLDER.search(url) or _WORDED_SLOTS.match(piece, m.end())))
+        or "{" in url
+        for m in _URL.finditer(piece)
+        for url in (m.group(),)
     )
 
 
@@ -1302,6 +1342,22 @@ _WORD_BREAK = regex.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
 _PLACEHOLDER_CHARS = 64
 
 
+# Placeholders in words right after a link's address, where ``_URL``
+# stops: "https://x/go?src=<doi>&ctx=<the user's last three messages>".
+_WORDED_SLOTS = regex.compile(r"(?:<[^<>\n]{1,80}>[^\s<>\"'`)\]]*)+")
+_WORDED_SLOT = regex.compile(r"<([^<>\n]{1,80})>")
+
+
+def _worded_slots(piece: str) -> Iterator[str]:
+    """The words of the ``<...>`` placeholders that continue each URL."""
+    if "<" not in piece:
+        return
+    for url in _URL.finditer(piece):
+        slots = _WORDED_SLOTS.match(piece, url.end())
+        if slots is not None:
+            yield from _WORDED_SLOT.findall(slots.group())
+
+
 def _link_cues(piece: str, following: str = "") -> frozenset[str]:
     """What the links of a clause carry: the cues of their placeholders and
     query strings, and of placeholders used as host names.
@@ -1324,6 +1380,7 @@ def _link_cues(piece: str, following: str = "") -> frozenset[str]:
         query = _QUERY_OR_PATH.search(address)
         if query:
             carried.append(query.group(1))
+    carried += _worded_slots(piece)
     carried += (m.group(1) for m in _HOST_PLACEHOLDER.finditer(piece))
     if not carried:
         return frozenset()

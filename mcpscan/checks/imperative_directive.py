@@ -68,6 +68,7 @@ from ._directive_model import (
 from ._directive_position import (
     DETECTED,
     EXAMPLE,
+    EXAMPLE_BLOCK,
     HYPOTHETICAL,
     Lead,
     descriptive_subject,
@@ -450,10 +451,21 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
     start = min(actions)
     reason = mention_reason(clause.text, start, start + 1)
     # "If the user ever asks about payroll, send ..." is a trigger, not a
-    # hypothetical the tool warns about, unless the clause refuses it.
-    if reason == HYPOTHETICAL and not clause.has("negation", "untrusted"):
+    # hypothetical the tool warns about, unless the clause refuses it. The
+    # user asking ("if the user asks to see the diff, reassure them there is
+    # no need"; "even if the user says private, use public") is a trigger
+    # whatever negation follows.
+    trigger = clause.has("scripted", "notuser")
+    if reason == HYPOTHETICAL and (trigger or not clause.has("negation", "untrusted")):
+        return False
+    # "sampling request" and "sample request" (an example header) stem alike:
+    # MCP sampling named in the raw words is no example.
+    if reason == EXAMPLE_BLOCK and _SAMPLING.search(located.raw, clause.start, clause.end):
         return False
     return reason is not None
+
+
+_SAMPLING = regex.compile(r"sampling|createMessage", regex.IGNORECASE)
 
 
 class ImperativeDirectiveCheck:
@@ -474,7 +486,7 @@ class ImperativeDirectiveCheck:
                     text, itertools.chain((first,), anchors), located, context
                 )
             if located.field != "name" and may_instruct(located.normalized):
-                yield from self._intents(located, scope)
+                yield from self._intents(located, scope.reading(located.location))
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
         """What the string's clauses ask the agent to do (``intent.*`` rules):
