@@ -96,7 +96,18 @@ class _Lexicon:
     leads: Mapping[str, tuple[tuple[str, str], ...]]
 
 
-_SETTINGS = frozenset({"match_inside_words", "word_prefixes", "case_variants", "clause_start"})
+_SETTINGS = frozenset(
+    {
+        "match_inside_words",
+        "word_prefixes",
+        "case_variants",
+        "clause_start",
+        # Word lists the intent rules read as words, not as cues (see
+        # ``setting_words``).
+        "or_words",
+        "negation_particles",
+    }
+)
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
 # How a clause-start word ends, loosest first: anywhere (a script without
 # spaces), at a word boundary, or at a word boundary before a word of
@@ -240,6 +251,20 @@ def name_words(cue: str) -> frozenset[str]:
     for _name, data in _lexicon_files():
         words.update(identifier_key(w) for w in data["cues"].get(cue, ()))
     return frozenset(w for w in words if w)
+
+
+@functools.cache
+def setting_words(setting: str) -> frozenset[str]:
+    """The words of a word-list setting (``or_words``, ``negation_particles``)
+    of every language, normalized like scanned text in every spelling it
+    may show (a short word of another script also in its folded form:
+    Russian "не" also as "he", as the normalizer writes it)."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        settings = data.get("settings", {})
+        for word in settings.get(setting, ()):
+            words.update(_variants(word, settings, keep_short_folded=True))
+    return frozenset(words)
 
 
 def lexicon_languages() -> tuple[str, ...]:

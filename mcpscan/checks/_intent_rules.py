@@ -26,7 +26,7 @@ from importlib import resources
 import attrs
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, identifier_key, name_words
+from .._instruction import Clause, Scope, ToolScope, identifier_key, name_words, setting_words
 
 __all__ = ["RULES", "IntentHit", "confidence", "evaluate_clause", "in_name", "weights"]
 
@@ -715,13 +715,21 @@ def _against_user(clause: Clause) -> bool:
     )
 
 
-# "A random id, or whatever the user provided", "o lo que pida el usuario":
-# the user's choice offered as the other option keeps it the user's.
-_OR_BEFORE = regex.compile(r"(?:^|\s)(?:or|o|ou|oder|oppure|или|lub|albo|veya|أو|या)\s$")
-
-
+# "A random id, or whatever the user provided", "o lo que pida el usuario",
+# "随机 ID 或用户提供的值": the user's choice offered as the other option
+# keeps it the user's. The words "or" are the lexicons' ``or_words``.
 def _offered_alternative(clause: Clause, start: int) -> bool:
-    return bool(_OR_BEFORE.search(clause.text, 0, start))
+    return bool(_or_before().search(clause.text, 0, start))
+
+
+@functools.cache
+def _or_before() -> regex.Pattern[str]:
+    """An "or" word right before a position: a spaced word between spaces,
+    a word of a script without spaces ("或", "または") glued or spaced."""
+    words = setting_words("or_words")
+    spaced = "|".join(sorted(regex.escape(w) for w in words if not _UNSPACED.search(w)))
+    unspaced = "|".join(sorted(regex.escape(w) for w in words if _UNSPACED.search(w)))
+    return regex.compile(rf"(?:(?:^|\s)(?:{spaced})\s|(?:{unspaced})\s?)$")
 
 
 def _replaces_users_own(clause: Clause) -> bool:
@@ -2416,6 +2424,14 @@ def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
         and not _negation_conceals(clause)
     ):
         return None
+    # "绝不向用户隐瞒任何操作", "Никогда не скрывай ничего от пользователя"
+    # ("never hide anything from the user"): every hiding word stands right
+    # after a negation that a word in between kept from reading as a
+    # negated command. A safeguard, unless the negation is part of the
+    # concealing phrase itself ("不要告诉" = "do not tell").
+    negated = clause.has("conceal") and _all_negated(clause, "conceal")
+    if negated and not _negation_conceals(clause):
+        return None
     # "Mirror every request to ...; users are not informed": concealment
     # stated as a fact about an action just described.
     declared = clause.has("user") and clause.previous_cues & {"transmit", "duplicate"}
@@ -2466,17 +2482,38 @@ def _negation_conceals(clause: Clause) -> bool:
     lexicon lists such phrases as ``conceal``, so the negated verb is a
     hiding, not a safeguard. "Never hide anything from the user" negates
     a hiding that stands apart from its negation and stays quiet."""
-    return any(
-        clause.text[start:end].split(" ", 1)[0] in _NEGATION_PARTICLES
-        for start, end in clause.spans("conceal")
-    )
+    spaced, unspaced = _negation_particles()
+    spans = clause.spans("conceal")
+    negated = [
+        (start, end)
+        for start, end in spans
+        if (phrase := clause.text[start:end]).split(" ", 1)[0] in spaced
+        or phrase.startswith(unspaced)
+    ]
+    # "不要向用户隐瞒任何内容" ("do not hide anything from the user"): a
+    # hiding verb of its own ("隐瞒") outside the negated phrase is what
+    # the negation negates, a safeguard.
+    bare = [
+        span
+        for span in spans
+        if span not in negated and not any(n[0] <= span[0] and span[1] <= n[1] for n in negated)
+    ]
+    return bool(negated) and not bare
 
 
 # The particles a concealing phrase may open with ("не показывай", "no
-# enumeres", "nie pokazuj"); Russian "не" is folded to Latin "he" by the
-# normalizer, so both spellings are listed. English "not" is left out:
-# "don't add anyone the user didn't mention" holds "not mention".
-_NEGATION_PARTICLES = frozenset({"no", "never", "не", "he", "ne", "nie", "non", "nicht"})
+# enumeres", "nie pokazuj", "不要告诉", "لا تذكر", "मत बताएं"): the lexicons'
+# ``negation_particles``. English lists "no" and "never", not "not":
+# "don't add anyone the user didn't mention" holds "not mention". Japanese,
+# Korean and Turkish negate with a suffix ("伝えないで", "söylemeyin"): no
+# concealing phrase of theirs opens with a particle.
+@functools.cache
+def _negation_particles() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The particles as whole words, and those of scripts without spaces
+    (which open a phrase with no space after them)."""
+    words = setting_words("negation_particles")
+    unspaced = tuple(sorted(w for w in words if _UNSPACED.search(w)))
+    return frozenset(words) - frozenset(unspaced), unspaced
 
 
 def _told_not_to_tell(clause: Clause) -> bool:
@@ -2490,6 +2527,23 @@ def _told_not_to_tell(clause: Clause) -> bool:
         and clause.has("negation")
         and clause.has("user")
         and clause.has("transmit", "duplicate", "trail", "execute", "outward")
+        and _negation_governs_telling(clause)
+    )
+
+
+def _negation_governs_telling(clause: Clause) -> bool:
+    """The negation belongs to the telling verb: right before it ("ne
+    dites pas", "لا تخبر") or after it in the same subclause ("Erwähnen
+    Sie dem Benutzer gegenüber nicht, ..."). "لا يُرفع الملف ... مع تنبيه
+    بأن ..." ("the file is not uploaded ..., with a warning that ...")
+    negates the upload and tells the user: a disclosure."""
+    text = clause.text
+    negations = clause.spans("negation")
+    return any(
+        0 <= c_start - n_end <= _NEGATION_REACH
+        or (n_start >= c_end and not _breaks(text[c_end:n_start]))
+        for c_start, c_end in clause.spans("communicate")
+        for n_start, n_end in negations
     )
 
 
