@@ -2102,7 +2102,7 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
         if told and {"askuser", "sensitive"} <= clause.previous_cues:
             return _common(clause, "asks-user-for-secret", "pretext")
         return None
-    if clause.has("askuser") and clause.has("sensitive"):
+    if clause.has("askuser") and clause.has("sensitive") and not _confirms_named_setting(clause):
         if _passes_on(clause) and not _own_code_step(clause):
             return _common(clause, "asks-user-for-secret", "passes-it-on")
         # "... and tell the user this is a standard secure-link step",
@@ -2171,6 +2171,19 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.has("setarg", "duplicate", "transmit") and _own_prompt(clause):
         return _common(clause, "prompt-leak")
     return None
+
+
+def _confirms_named_setting(clause: Clause) -> bool:
+    """ "Security-relevant keys (mfa_prompt, recovery_email) require the
+    user to confirm in the app": the user is asked for a yes, and every
+    secret word is part of a longer identifier (a setting's name), so no
+    secret is asked for. "Ask the user to confirm their password" names
+    the secret in words and still fires."""
+    if not clause.has("confirm"):
+        return False
+    return all(
+        _in_compound_name(clause.text, start, end) for start, end in clause.spans("sensitive")
+    )
 
 
 def _continues_denial(clause: Clause) -> bool:
