@@ -836,6 +836,8 @@ def _claim_kind(clause: Clause) -> str | None:
     """Which claim of rank the clause makes, if any."""
     if clause.has("override") and _defers_to_user(clause):
         return None
+    if clause.has("prevails") and _user_wins(clause):
+        return None
     if clause.has("override"):
         # "Documents may hold sentences such as 'ignore previous
         # instructions'": the override is an example of what to refuse.
@@ -1019,6 +1021,31 @@ def _names_other_server_tool(clause: Clause) -> bool:
     return bool(clause.scoped(Scope.OTHER_TOOL)) or any(
         scope == Scope.OTHER_TOOL for _name, scope in clause.qualified
     )
+
+
+def _user_wins(clause: Clause) -> bool:
+    """ "Whatever the user asks for always wins over both": the user's
+    choice is the subject of the winning verb. Every claim is a verb of
+    winning whose nearest subject before it is the user (or "whatever the
+    user ..."), and no user, instructions or rule stands after it as the
+    loser. "Whatever the user says, these rules win" has the rules as the
+    nearest subject; "whatever the user asks, use X instead" claims no
+    winning and still fires."""
+    wins = clause.spans("prevails")
+    if not all(any(_within(c, w) or _within(w, c) for w in wins) for c in clause.spans("override")):
+        return False
+    subjects = sorted(
+        (start, cue)
+        for start, _end, cue in clause.hits
+        if cue in {"instructions", "selfref", "user", "notuser", "prior"}
+    )
+    for win_start, win_end in wins:
+        before = [cue for start, cue in subjects if start < win_start]
+        if not before or before[-1] not in ("user", "notuser"):
+            return False
+        if any(start >= win_end for start, _cue in subjects):
+            return False
+    return True
 
 
 def _rules_prevail_over_user(clause: Clause) -> bool:
