@@ -96,7 +96,18 @@ class _Lexicon:
     leads: Mapping[str, tuple[tuple[str, str], ...]]
 
 
-_SETTINGS = frozenset({"match_inside_words", "word_prefixes", "case_variants", "clause_start"})
+_SETTINGS = frozenset(
+    {
+        "match_inside_words",
+        "word_prefixes",
+        "case_variants",
+        "clause_start",
+        # Word lists the intent rules read as words, not as cues (see
+        # ``setting_words``).
+        "or_words",
+        "negation_particles",
+    }
+)
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
 # How a clause-start word ends, loosest first: anywhere (a script without
 # spaces), at a word boundary, or at a word boundary before a word of
@@ -240,6 +251,20 @@ def name_words(cue: str) -> frozenset[str]:
     for _name, data in _lexicon_files():
         words.update(identifier_key(w) for w in data["cues"].get(cue, ()))
     return frozenset(w for w in words if w)
+
+
+@functools.cache
+def setting_words(setting: str) -> frozenset[str]:
+    """The words of a word-list setting (``or_words``, ``negation_particles``)
+    of every language, normalized like scanned text in every spelling it
+    may show (a short word of another script also in its folded form:
+    Russian "не" also as "he", as the normalizer writes it)."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        settings = data.get("settings", {})
+        for word in settings.get(setting, ()):
+            words.update(_variants(word, settings, keep_short_folded=True))
+    return frozenset(words)
 
 
 def lexicon_languages() -> tuple[str, ...]:
@@ -681,14 +706,41 @@ _NAME_BREAK = regex.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _purpose(tool: Tool) -> str:
-    """What the tool says it is for: its name, title and first sentence."""
-    first = ""
+    """What the tool says it is for: its name, title and first sentence.
+
+    A heading before that sentence ("# Revenue tool", "**FAQ**", "【概要】",
+    "Overview:") states no job: the sentence after it is read too, so a
+    description that opens with a heading keeps its job in view."""
+    opening: list[str] = []
     if tool.description:
         for start, end in split_clauses(tool.description):
-            first = tool.description[start:end]
-            break
+            opening.append(tool.description[start:end])
+            if len(opening) > _MAX_HEADINGS or not _heading(opening[-1], tool.name):
+                break
     name = _split_name(tool.name)
-    return normalize(" ".join(part for part in (name, tool.title or "", first) if part))
+    return normalize(" ".join(part for part in (name, tool.title or "", *opening) if part))
+
+
+# Headings read past before the first sentence (a title, then a section name).
+_MAX_HEADINGS = 2
+_HEADING_WORDS = 6
+_SENTENCE_ENDS = (".", "!", "?", "\u3002", "\uff01", "\uff1f", "\u0964", "\u061f")
+
+
+def _heading(text: str, tool_name: str) -> bool:
+    """A markdown heading, a bold or bracketed label, a short label ending
+    in a colon, or a short title naming the tool ("Pipeline CRM —
+    log_email_activity"). A short first line with no period ("Celsius to
+    Fahrenheit converter") is the job itself: the line after it is not
+    read as the job (it may be the demand)."""
+    line = text.strip()
+    if line.startswith(("#", "**", "__", "\u3010", "[")):
+        return True
+    if len(line.split()) > _HEADING_WORDS:
+        return False
+    # "Roll dice." names the tool "dice" in a sentence: the job itself.
+    titled = tool_name in line and not line.endswith(_SENTENCE_ENDS)
+    return titled or line.endswith((":", "\uff1a"))
 
 
 # ---------------------------------------------------------------------------
