@@ -87,12 +87,16 @@ class _TableFormat(NamedTuple):
 
     kind: str
     label: str
-    # Gate substrings: the prefixes (case-sensitive), or words that must be
-    # near a prefix-less format (case-folded).
+    # Gate substrings: the prefixes, unless the entry names its own
+    # (case-folded when ``casefold``: a provider's name near a prefix-less
+    # format).
     triggers: tuple[str, ...]
     casefold: bool
     pattern: re.Pattern[str]
     confidence: float
+    # Every match of a token entry starts with one of these (none for a
+    # url entry or a prefix-less format).
+    prefixes: tuple[str, ...] = ()
 
 
 # A token of the table is a whole run of token characters: it does not
@@ -112,15 +116,15 @@ def _table_formats() -> tuple[_TableFormat, ...]:
         pattern = (
             _TABLE_EDGE_BEFORE + (f"(?:{prefixes})" if prefixes else "") + entry["body"]
         ) + _TABLE_EDGE_AFTER
-        triggers = tuple(entry.get("triggers", entry["prefixes"]))
         formats.append(
             _TableFormat(
                 entry["kind"],
                 entry["label"],
-                triggers,
-                "triggers" in entry,
+                tuple(entry.get("triggers", entry["prefixes"])),
+                bool(entry.get("casefold", False)),
                 re.compile(pattern),
                 float(entry["confidence"]),
+                tuple(entry["prefixes"]),
             )
         )
     for entry in data["urls"]:
@@ -141,11 +145,7 @@ _TABLE = _table_formats()
 # The prefixes of the table's tokens, for ``_strip_prefix``: a Notion
 # token's "secret_" is its format, not a placeholder word.
 _TABLE_PREFIXES = tuple(
-    sorted(
-        {trigger for entry in _TABLE if not entry.casefold for trigger in entry.triggers},
-        key=len,
-        reverse=True,
-    )
+    sorted({prefix for entry in _TABLE for prefix in entry.prefixes}, key=len, reverse=True)
 )
 
 
@@ -827,7 +827,9 @@ def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
         return _judged(match, PREFIX, "structure", "JWT (header valid, payload not JSON)")
     claims = json.dumps(payload).lower()
     label = "JWT (header and claims decode)"
-    if any(marker in claims for marker in _JWT_DOC_CLAIMS):
+    unsigned = header["alg"].lower() == "none" or not match.group(3)
+    if unsigned or any(marker in claims for marker in _JWT_DOC_CLAIMS):
+        # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
         return _Judged(STRUCTURE, "placeholder", label, match.start(), match.end())
     return _judged(match, STRUCTURE, "structure", label)
@@ -999,23 +1001,32 @@ def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
 # a credential word given a value. The value must look like a credential
 # (eight characters or more, two character classes, some entropy) so
 # "password: the account password" stays a sentence.
-_ASSIGNMENT = re.compile(
-    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|pw|passphrase|secret|client[_\- ]?secret"
-    r"|api[_\- ]?key|apikey|access[_\- ]?key|secret[_\- ]?key|access[_\- ]?token"
-    r"|auth[_\- ]?(?:token|key)|refresh[_\- ]?token|bearer|token"
-    # Keys named for what they sign or route (a PagerDuty integration key,
-    # a Datadog application key, a webhook signing secret).
-    r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|routing[_\- ]?key|master[_\- ]?key"
-    r"|signing[_\- ]?(?:key|secret)|webhook[_\- ]?secret"
-    # The password word of the other languages the directive work reads.
-    r"|passwort|kennwort|mot de passe|contrase\u00f1a|contrasena|senha|wachtwoord"
-    r"|l\u00f6senord|has\u0142o|\u015fifre|\u043f\u0430\u0440\u043e\u043b\u044c"
-    r"|\u5bc6\u7801|\u5bc6\u78bc|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638)"
-    r"[\"']?\s{0,3}(?P<sep>[:=\uff1a]|=>|\bis\b|\s)\s{0,3}[\"'`]?"
+# After the credential word: its separator and the value.
+_ASSIGNED_VALUE = (
+    # Quotes may come JSON-escaped (``\\"``): a key quoted inside an error
+    # message or a serialized object.
+    r"(?:\\?[\"'])?\s{0,3}(?P<sep>[:=\uff1a]|=>|\bis\b|\s)\s{0,3}(?:\\?[\"'`])?"
     # The value is not itself the next credential word: in "api_key:
     # password = ..." the match must start again at "password".
-    r"(?!(?:password|passwd|passphrase|secret|token|api[_\-]?key)\b)"
+    r"(?!(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
+)
+_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|pw|passphrase|passwort|secret|client[_\- ]?secret"
+    r"|api[_\- ]?key|apikey|access[_\- ]?key|secret[_\- ]?key|access[_\- ]?token"
+    r"|auth[_\- ]?(?:token|key)|refresh[_\- ]?token|bearer|token"
+    # Keys named for what they are for (a PagerDuty integration key, a
+    # Datadog application key, a signing key); "webhook secret" and
+    # "signing secret" end in "secret", a word of their own.
+    r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key)" + _ASSIGNED_VALUE
+)
+# The password word of the other languages the directive work reads
+# (German "passwort" is above: it begins with "pass").
+_FOREIGN_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>kennwort|mot de passe|contrase\u00f1a|contrasena|senha|wachtwoord"
+    r"|l\u00f6senord|has\u0142o|\u015fifre|\u043f\u0430\u0440\u043e\u043b\u044c"
+    r"|\u5bc6\u7801|\u5bc6\u78bc|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638)"
+    + _ASSIGNED_VALUE
 )
 # How the password words of ``_ASSIGNMENT`` in other languages begin
 # (German, French, Spanish, Portuguese, Dutch, Swedish, Polish, Turkish,
@@ -1049,11 +1060,7 @@ _ASSIGNMENT_STARTS = (
     "token",
     "app",
     "integration",
-    "routing",
-    "master",
     "signing",
-    "webhook",
-    *_FOREIGN_PASSWORD_STARTS,
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
 # value counts: "token (20-character body)" and "token for the API" are prose.
@@ -1114,9 +1121,9 @@ def _value_fits_word(word: str, value: str, *, bare: bool) -> bool:
     Password words take a password (after a bare space, one of three
     classes with a digit). The older key and token words take any
     credential-shaped value after ":" or "=", and a token-shaped one after
-    a space. Every other word (a spaced "api key", a "routing key", an
-    "app key") takes only a token-shaped value: "routing_key: orders.created"
-    and "app key: see the dashboard" are not keys.
+    a space. Every other word (a spaced "api key", an "app key", a
+    "signing key") takes only a token-shaped value: "app_key: my.app.v2"
+    and "signing key: see the dashboard" are not keys.
     """
     if word in _PASSWORD_WORDS:
         return not bare or (_character_classes(value) >= 3 and bool(set(value) & _DIGITS))
@@ -1418,7 +1425,15 @@ _RULES: tuple[_Rule, ...] = (
         for token in _PREFIX_TOKENS
     ),
     *(
-        _Rule(entry.kind, entry.triggers, entry.pattern, _table_judge(entry), entry.casefold)
+        _Rule(
+            entry.kind,
+            entry.triggers,
+            entry.pattern,
+            _table_judge(entry),
+            entry.casefold,
+            # Tried only where a prefix occurs, not at every position.
+            begins=_at(*entry.prefixes) if entry.prefixes else None,
+        )
         for entry in _TABLE
     ),
     _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord, begins=_discord_starts),
@@ -1442,12 +1457,23 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "credential_assignment",
-        ("pass", "pw", "secret", "key", "token", "bearer", *_FOREIGN_PASSWORD_STARTS),
+        ("pass", "pw", "secret", "key", "token", "bearer"),
         _ASSIGNMENT,
         _judge_assignment,
         casefold=True,
         on_lowered=True,
         begins=_at(*_ASSIGNMENT_STARTS),
+    ),
+    # The password words of other languages: a rule of its own, so English
+    # text pays no search for them.
+    _Rule(
+        "credential_assignment",
+        _FOREIGN_PASSWORD_STARTS,
+        _FOREIGN_ASSIGNMENT,
+        _judge_assignment,
+        casefold=True,
+        on_lowered=True,
+        begins=_at(*_FOREIGN_PASSWORD_STARTS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
 )
