@@ -820,14 +820,15 @@ _JWT_DOC_CLAIMS = (
 
 def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
     header = _b64_json_object(match.group(1))
-    if header is None or not isinstance(header.get("alg"), str):
+    algorithm = None if header is None else header.get("alg")
+    if not isinstance(algorithm, str):
         return None
     payload = _b64_json_object(match.group(2))
     if payload is None:
         return _judged(match, PREFIX, "structure", "JWT (header valid, payload not JSON)")
     claims = json.dumps(payload).lower()
     label = "JWT (header and claims decode)"
-    unsigned = header["alg"].lower() == "none" or not match.group(3)
+    unsigned = algorithm.lower() == "none" or not match.group(3)
     if unsigned or any(marker in claims for marker in _JWT_DOC_CLAIMS):
         # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
