@@ -807,9 +807,15 @@ _JWT = re.compile(
     r"(?<![A-Za-z0-9_\-])(ey[JA][A-Za-z0-9_\-]{10,2000})\.([A-Za-z0-9_\-]{10,8000})"
     r"\.([A-Za-z0-9_\-]{0,2000})(?![A-Za-z0-9_\-])"
 )
+# The shortest real signature, HS256's 32 bytes, is 43 characters.
+_JWT_MIN_SIGNATURE = 32
+# Words in a signature part; long enough (or "xxxx") that a random
+# signature of 342 characters holds one by chance once in ~10^5.
+_JWT_SIGNATURE_WORDS = ("signature", "dummy", "example", "sample", "placeholder", "xxxx", "invalid")
 _JWT_DOC_CLAIMS = (
     "john doe",
     "jane doe",
+    "test user",
     "1234567890",
     "example",
     "dummy",
@@ -828,7 +834,14 @@ def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
         return _judged(match, PREFIX, "structure", "JWT (header valid, payload not JSON)")
     claims = json.dumps(payload).lower()
     label = "JWT (header and claims decode)"
-    unsigned = algorithm.lower() == "none" or not match.group(3)
+    signature = match.group(3)
+    # A signature of a few characters, or one made of words
+    # ("dummysignature"), was typed to show a layout.
+    unsigned = (
+        algorithm.lower() == "none"
+        or len(signature) < _JWT_MIN_SIGNATURE
+        or any(word in signature.lower() for word in _JWT_SIGNATURE_WORDS)
+    )
     if unsigned or any(marker in claims for marker in _JWT_DOC_CLAIMS):
         # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
@@ -1543,6 +1556,43 @@ def _encoded_text(value: str) -> str | None:
 _ENCODED_CREDENTIAL_HINT = re.compile(r"[=:]|[A-Za-z0-9_\-]{16}")
 
 
+# "user:password" in base64 without the word "Basic": an .npmrc ``_auth=``,
+# a Docker config's ``"auth": "..."``.
+_USER_PASSWORD = re.compile(r"[^\s:]{1,64}:[^\s]{8,128}")
+
+
+_DRAWN_MIN_LENGTH = 10
+_DRAWN_MIN_ENTROPY = 3.3
+
+
+def _drawn_password(password: str) -> bool:
+    """Ten characters or more of two classes and some entropy: drawn, not
+    typed ("zymMlopiWfqUyHRSIf" is; "Password" and "letmein" are not)."""
+    return (
+        len(password) >= _DRAWN_MIN_LENGTH
+        and _character_classes(password) >= 2
+        and shannon_entropy(password) >= _DRAWN_MIN_ENTROPY
+    )
+
+
+def _encoded_login(text: str, start: int, value: str, decoded: str) -> SecretMatch | None:
+    """base64 of ``user:password`` after a credential word: a login, when
+    the password looks issued (a placeholder or a word is not)."""
+    user, _, password = decoded.partition(":")
+    if _weak_password(password, user) or not _drawn_password(password):
+        return None
+    example = _introduced_as_example(text, start)
+    return SecretMatch(
+        start,
+        start + len(value),
+        "credential_assignment",
+        EXAMPLE_CAP if example else PREFIX,
+        "structure",
+        "base64-encoded user:password after a credential word",
+        example=example,
+    )
+
+
 def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMatch | None:
     """A secret hidden in base64 (``"config": "QVdTX1NFQ1JFVF9BQ0NFU1Nf..."``,
     a .env pasted encoded): the encoded run reported, and redacted, as the
@@ -1550,6 +1600,8 @@ def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMa
     entropy-only value inside does not count."""
     if not _ENCODED_CREDENTIAL_HINT.search(decoded):
         return None
+    if _USER_PASSWORD.fullmatch(decoded) and _credential_context(text, start):
+        return _encoded_login(text, start, value, decoded)
     inner = [
         match
         for match in _scan(decoded, _Budget(None))

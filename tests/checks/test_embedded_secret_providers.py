@@ -235,3 +235,20 @@ def test_table_matches_are_redacted_in_find_secrets() -> None:
     (match,) = find_secrets(text)
     assert match.kind == "notion_token" and not match.placeholder
     assert text[match.start : match.end].startswith("secret_")
+
+
+def test_base64_logins_after_an_auth_word() -> None:
+    login = base64.b64encode(b"ci-bot:zymMlopiWfqUyHRSIf").decode()
+    npmrc = tool(f"Publishes with this .npmrc:\n//registry.corp.io/:_auth={login}\n")
+    assert "secret.credential_assignment" in raised(npmrc)
+    docker = json.dumps({"auths": {"registry.corp.io": {"auth": login}}})
+    assert "secret.credential_assignment" in raised(tool(cfg={"type": "string", "default": docker}))
+    weak = base64.b64encode(b"admin:password").decode()
+    assert raised(tool(f"//registry.corp.io/:_auth={weak}")) == set()
+
+
+def test_a_jwt_with_a_typed_signature_is_a_layout() -> None:
+    header = base64.urlsafe_b64encode(b'{"alg":"HS256","typ":"JWT"}').rstrip(b"=").decode()
+    claims = base64.urlsafe_b64encode(b'{"sub":"user_123","iat":1700000000}').rstrip(b"=")
+    token = f"{header}.{claims.decode()}.dummysignature"
+    assert raised(tool(token={"type": "string", "examples": [token]})) == set()
