@@ -93,6 +93,8 @@ def test_the_table_kinds_are_kinds() -> None:
         "Post to https://discord.com/api/webhooks/{webhook.id}/{webhook.token}.",
         # Stripe's own documentation test key.
         "Try it with sk_test_4eC39HqLyjWDarjtT1zdp7dc in test mode.",
+        # Test-mode keys reach no money and stay quiet, as documented.
+        f"The sandbox runs with sk_test_{rand(24)}.",
         # An unsigned JWT shows a claim layout and authenticates nobody.
         "Token layout: eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJzdmMtYmlsbGluZyJ9.",
     ],
