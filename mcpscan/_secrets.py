@@ -1035,20 +1035,14 @@ _ASSIGNMENT = re.compile(
     r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key)" + _ASSIGNED_VALUE
 )
 # The password word of the other languages the directive work reads
-# (German "passwort" is above: it begins with "pass").
-_FOREIGN_ASSIGNMENT = re.compile(
-    r"(?<![a-z0-9])(?P<word>kennwort|mot de passe|contrase\u00f1a|contrasena|senha|wachtwoord"
-    r"|l\u00f6senord|has\u0142o|\u015fifre|\u043f\u0430\u0440\u043e\u043b\u044c"
-    r"|\u5bc6\u7801|\u5bc6\u78bc|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638)"
-    + _ASSIGNED_VALUE
-)
-# How the password words of ``_ASSIGNMENT`` in other languages begin
 # (German, French, Spanish, Portuguese, Dutch, Swedish, Polish, Turkish,
-# Russian, Chinese, Japanese, Korean); "passwort" begins with "pass".
-_FOREIGN_PASSWORD_STARTS = (
+# Russian, Chinese, Japanese, Korean); German "passwort" is above: it
+# begins with "pass". Each word is also where its match begins.
+_FOREIGN_PASSWORD_WORDS = (
     "kennwort",
     "mot de passe",
-    "contrase",
+    "contrase\u00f1a",
+    "contrasena",
     "senha",
     "wachtwoord",
     "l\u00f6senord",
@@ -1059,6 +1053,9 @@ _FOREIGN_PASSWORD_STARTS = (
     "\u5bc6\u78bc",
     "\u30d1\u30b9\u30ef\u30fc\u30c9",
     "\ube44\ubc00\ubc88\ud638",
+)
+_FOREIGN_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>" + "|".join(_FOREIGN_PASSWORD_WORDS) + ")" + _ASSIGNED_VALUE
 )
 # The literals the credential words of ``_ASSIGNMENT`` begin with.
 _ASSIGNMENT_STARTS = (
@@ -1084,28 +1081,7 @@ _BARE_WORDS = frozenset({"bearer", "token", "secret"})
 # a value of three character classes with a digit is a password; "password
 # reset link" and "password field" are prose.
 _PASSWORD_WORDS = frozenset(
-    {
-        "password",
-        "passwd",
-        "pwd",
-        "pw",
-        "passphrase",
-        "passwort",
-        "kennwort",
-        "mot de passe",
-        "contrase\u00f1a",
-        "contrasena",
-        "senha",
-        "wachtwoord",
-        "l\u00f6senord",
-        "has\u0142o",
-        "\u015fifre",
-        "\u043f\u0430\u0440\u043e\u043b\u044c",
-        "\u5bc6\u7801",
-        "\u5bc6\u78bc",
-        "\u30d1\u30b9\u30ef\u30fc\u30c9",
-        "\ube44\ubc00\ubc88\ud638",
-    }
+    {"password", "passwd", "pwd", "pw", "passphrase", "passwort", *_FOREIGN_PASSWORD_WORDS}
 )
 # The credential words written before 2026 with "_" or "-" only: after
 # them any credential-shaped value counts when a ":" or "=" assigns it.
@@ -1482,12 +1458,12 @@ _RULES: tuple[_Rule, ...] = (
     # text pays no search for them.
     _Rule(
         "credential_assignment",
-        _FOREIGN_PASSWORD_STARTS,
+        _FOREIGN_PASSWORD_WORDS,
         _FOREIGN_ASSIGNMENT,
         _judge_assignment,
         casefold=True,
         on_lowered=True,
-        begins=_at(*_FOREIGN_PASSWORD_STARTS),
+        begins=_at(*_FOREIGN_PASSWORD_WORDS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
 )
