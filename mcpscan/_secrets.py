@@ -1306,6 +1306,32 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
     return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end)
 
 
+# A percent-encoded run: URL characters and "%XX" escapes, three escapes at
+# least (a query string's "%20" is one). Each piece is one alternative of
+# fixed width, so the run is linear.
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+/=&:\-]){16,1024}")
+_PERCENT_MIN_ESCAPES = 3
+
+
+def _judge_percent_encoded(match: re.Match[str], _text: str) -> _Judged | None:
+    """A secret percent-encoded (``%73%6B%5F%6C%69%76%65...``, a .env in a
+    query string): judged as the most confident real secret of its decoded
+    text, reported and redacted over the encoded run."""
+    run = match.group()
+    if run.count("%") < _PERCENT_MIN_ESCAPES:
+        return None
+    decoded = unquote(run)
+    inner = [
+        found
+        for found in _scan(decoded, _Budget(None))
+        if not found.placeholder and found.kind != "high_entropy" and found.confidence >= ASSIGNMENT
+    ]
+    if not inner:
+        return None
+    best = max(inner, key=lambda found: found.confidence)
+    return _judged(match, best.confidence, best.basis, best.label + ", percent-encoded")
+
+
 def _occurrences(haystack: str, literals: tuple[str, ...]) -> list[int]:
     """Every offset where one of ``literals`` occurs (overlaps included), sorted."""
     found: set[int] = set()
@@ -1466,6 +1492,12 @@ _RULES: tuple[_Rule, ...] = (
         begins=_at(*_FOREIGN_PASSWORD_WORDS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
+    _Rule(
+        "credential_assignment",
+        ("%2", "%3", "%4", "%5", "%6", "%7"),
+        _PERCENT_RUN,
+        _judge_percent_encoded,
+    ),
 )
 
 # ---------------------------------------------------------------- entropy

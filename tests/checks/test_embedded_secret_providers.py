@@ -254,3 +254,12 @@ def test_a_jwt_with_a_typed_signature_is_a_layout() -> None:
     claims = base64.urlsafe_b64encode(b'{"sub":"user_123","iat":1700000000}').rstrip(b"=")
     token = f"{header}.{claims.decode()}.dummysignature"
     assert raised(tool(token={"type": "string", "examples": [token]})) == set()
+
+
+def test_a_percent_encoded_secret_is_found_and_redacted() -> None:
+    key = "sk_live_" + rand(28)
+    escaped = "".join(f"%{ord(char):02X}" for char in key)
+    spec = tool(f"Callback: https://pay.corp.io/cb?k={escaped}")
+    assert "secret.credential_assignment" in raised(spec)
+    assert escaped[:24] not in mcpscan.scan(spec).to_json()
+    assert raised(tool("Sends users to /next?to=%2Fhome%3Fa%3Db (50% of them).")) == set()
