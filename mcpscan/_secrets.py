@@ -39,6 +39,7 @@ import string
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
+from importlib import resources
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
@@ -50,6 +51,7 @@ __all__ = [
     "KINDS",
     "SecretMatch",
     "SecretScan",
+    "about_credential",
     "base62_crc32",
     "credential_key",
     "credential_value",
@@ -58,6 +60,7 @@ __all__ = [
     "scan_secrets",
     "scan_secrets_counted",
     "shannon_entropy",
+    "token_head",
 ]
 
 # Confidence scale (see the module docstring).
@@ -78,8 +81,75 @@ EXAMPLE_CAP = 0.3
 # decode by design, are as common in API docs as placeholders: capped.
 EXAMPLE_VERIFIED_FACTOR = 0.6
 
-#: Every kind a match can have; rule ids of the check are ``secret.<kind>``.
-KINDS = (
+
+class _TableFormat(NamedTuple):
+    """One provider format of ``lexicon/secrets/providers.json``."""
+
+    kind: str
+    label: str
+    # Gate substrings: the prefixes, unless the entry names its own
+    # (case-folded when ``casefold``: a provider's name near a prefix-less
+    # format).
+    triggers: tuple[str, ...]
+    casefold: bool
+    pattern: re.Pattern[str]
+    confidence: float
+    # Every match of a token entry starts with one of these (none for a
+    # url entry or a prefix-less format).
+    prefixes: tuple[str, ...] = ()
+
+
+# A token of the table is a whole run of token characters: it does not
+# start or end inside a longer identifier.
+_TABLE_EDGE_BEFORE = r"(?<![A-Za-z0-9_\-])"
+_TABLE_EDGE_AFTER = r"(?![A-Za-z0-9_\-])"
+
+
+def _table_formats() -> tuple[_TableFormat, ...]:
+    """The provider table: documented prefixes, alphabets and lengths as
+    data, so a provider is added with a line of JSON and no code."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "providers.json"
+    data = json.loads(where.read_text(encoding="utf-8"))
+    formats = []
+    for entry in data["tokens"]:
+        prefixes = "|".join(re.escape(prefix) for prefix in entry["prefixes"])
+        pattern = (
+            _TABLE_EDGE_BEFORE + (f"(?:{prefixes})" if prefixes else "") + entry["body"]
+        ) + _TABLE_EDGE_AFTER
+        formats.append(
+            _TableFormat(
+                entry["kind"],
+                entry["label"],
+                tuple(entry.get("triggers", entry["prefixes"])),
+                bool(entry.get("casefold", False)),
+                re.compile(pattern),
+                float(entry["confidence"]),
+                tuple(entry["prefixes"]),
+            )
+        )
+    for entry in data["urls"]:
+        formats.append(
+            _TableFormat(
+                entry["kind"],
+                entry["label"],
+                tuple(entry["triggers"]),
+                False,
+                re.compile(entry["pattern"]),
+                float(entry["confidence"]),
+            )
+        )
+    return tuple(formats)
+
+
+_TABLE = _table_formats()
+# The prefixes of the table's tokens, for ``_strip_prefix``: a Notion
+# token's "secret_" is its format, not a placeholder word.
+_TABLE_PREFIXES = tuple(
+    sorted({prefix for entry in _TABLE for prefix in entry.prefixes}, key=len, reverse=True)
+)
+
+
+_CODED_KINDS = (
     "aws_access_key",
     "aws_secret_key",
     "github_token",
@@ -108,6 +178,11 @@ KINDS = (
     "connection_string",
     "credential_assignment",
     "high_entropy",
+)
+#: Every kind a match can have; rule ids of the check are ``secret.<kind>``
+#: (the kinds of the provider table after those with code of their own).
+KINDS = _CODED_KINDS + tuple(
+    dict.fromkeys(entry.kind for entry in _TABLE if entry.kind not in _CODED_KINDS)
 )
 
 
@@ -224,7 +299,15 @@ _PLACEHOLDER_WORDS = (
 )
 # Well-known documentation values that survive the other placeholder rules
 # (the GitHub OAuth docs' example token has random-looking characters).
-_DOC_EXAMPLES = frozenset({"gho_16C7e42F292c6912E7710c838347Ae178B4a"})
+# Stripe's documentation test keys, printed in every tutorial, likewise.
+_DOC_EXAMPLES = frozenset(
+    {
+        "gho_16C7e42F292c6912E7710c838347Ae178B4a",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "sk_test_26PHem9AhJZvU623DfE1x4sd",
+    }
+)
 _SEQUENCE_RUN = 5
 # Every five-character run of an ascending or descending alphabet or digit
 # sequence ("12345", "abcde", "zyxwv"): typed by a person, never drawn.
@@ -282,10 +365,21 @@ _EXAMPLE_CUES = (
 _EXAMPLE_WINDOW = 48
 
 
+# "example" as a label of a domain name (RFC 2606's "corp.example",
+# "smtp.example.co.jp", "ops@example.com"): an address, not a cue. A
+# leaked password beside the mail host it belongs to is still a leak.
+_EXAMPLE_DOMAIN = re.compile(r"[.@/]example\b|\bexample\.(?=[a-z])")
+
+
 def _introduced_as_example(text: str, start: int) -> bool:
     """True when the words just before ``start`` present an example."""
     before = text[max(0, start - _EXAMPLE_WINDOW) : start].lower()
-    return any(cue in before for cue in _EXAMPLE_CUES)
+    if not any(cue in before for cue in _EXAMPLE_CUES):
+        return False
+    if "example" in before:
+        before = _EXAMPLE_DOMAIN.sub(" ", before)
+        return any(cue in before for cue in _EXAMPLE_CUES)
+    return True
 
 
 _CREDENTIAL_CUES = (
@@ -670,6 +764,22 @@ def _prefix_judge(label: str) -> _Judge:
     return judge
 
 
+def _table_judge(entry: _TableFormat) -> _Judge:
+    """The judge of a provider-table format: the whole token, or a URL's
+    ``secret`` group (the host stays readable). A body of one character
+    class (all letters: a word; all digits: a number) is not a token."""
+    basis = "structure" if entry.confidence >= STRUCTURE else "prefix"
+    by_group = "secret" in entry.pattern.groupindex
+
+    def judge(match: re.Match[str], _text: str) -> _Judged | None:
+        start, end = match.span("secret") if by_group else match.span()
+        if not by_group and _character_classes(_strip_prefix(match.group())) < 2:
+            return None
+        return _Judged(entry.confidence, basis, entry.label, start, end)
+
+    return judge
+
+
 # A Discord bot token is the bot's numeric id in base64, a timestamp and an
 # HMAC: "MTA...", "NzE...", "OD..." (the base64 of a leading digit). The id
 # part must decode to digits, so an ordinary dotted identifier never
@@ -697,9 +807,15 @@ _JWT = re.compile(
     r"(?<![A-Za-z0-9_\-])(ey[JA][A-Za-z0-9_\-]{10,2000})\.([A-Za-z0-9_\-]{10,8000})"
     r"\.([A-Za-z0-9_\-]{0,2000})(?![A-Za-z0-9_\-])"
 )
+# The shortest real signature, HS256's 32 bytes, is 43 characters.
+_JWT_MIN_SIGNATURE = 32
+# Words in a signature part; long enough (or "xxxx") that a random
+# signature of 342 characters holds one by chance once in ~10^5.
+_JWT_SIGNATURE_WORDS = ("signature", "dummy", "example", "sample", "placeholder", "xxxx", "invalid")
 _JWT_DOC_CLAIMS = (
     "john doe",
     "jane doe",
+    "test user",
     "1234567890",
     "example",
     "dummy",
@@ -710,14 +826,24 @@ _JWT_DOC_CLAIMS = (
 
 def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
     header = _b64_json_object(match.group(1))
-    if header is None or not isinstance(header.get("alg"), str):
+    algorithm = None if header is None else header.get("alg")
+    if not isinstance(algorithm, str):
         return None
     payload = _b64_json_object(match.group(2))
     if payload is None:
         return _judged(match, PREFIX, "structure", "JWT (header valid, payload not JSON)")
     claims = json.dumps(payload).lower()
     label = "JWT (header and claims decode)"
-    if any(marker in claims for marker in _JWT_DOC_CLAIMS):
+    signature = match.group(3)
+    # A signature of a few characters, or one made of words
+    # ("dummysignature"), was typed to show a layout.
+    unsigned = (
+        algorithm.lower() == "none"
+        or len(signature) < _JWT_MIN_SIGNATURE
+        or any(word in signature.lower() for word in _JWT_SIGNATURE_WORDS)
+    )
+    if unsigned or any(marker in claims for marker in _JWT_DOC_CLAIMS):
+        # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
         return _Judged(STRUCTURE, "placeholder", label, match.start(), match.end())
     return _judged(match, STRUCTURE, "structure", label)
@@ -889,19 +1015,52 @@ def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
 # a credential word given a value. The value must look like a credential
 # (eight characters or more, two character classes, some entropy) so
 # "password: the account password" stays a sentence.
-_ASSIGNMENT = re.compile(
-    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|passphrase|secret|client[_\-]?secret"
-    r"|api[_\-]?key|apikey|access[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token"
-    r"|refresh[_\-]?token|bearer|token)[\"']?\s{0,3}(?P<sep>[:=]|=>|\bis\b|\s)\s{0,3}[\"'`]?"
+# After the credential word: its separator and the value.
+_ASSIGNED_VALUE = (
+    # Quotes may come JSON-escaped (``\\"``): a key quoted inside an error
+    # message or a serialized object.
+    r"(?:\\?[\"'])?\s{0,3}(?P<sep>[:=\uff1a]|=>|\bis\b|\s)\s{0,3}(?:\\?[\"'`])?"
     # The value is not itself the next credential word: in "api_key:
     # password = ..." the match must start again at "password".
-    r"(?!(?:password|passwd|passphrase|secret|token|api[_\-]?key)\b)"
+    r"(?!(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
+)
+_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|pw|passphrase|passwort|secret|client[_\- ]?secret"
+    r"|api[_\- ]?key|apikey|access[_\- ]?key|secret[_\- ]?key|access[_\- ]?token"
+    r"|auth[_\- ]?(?:token|key)|refresh[_\- ]?token|bearer|token"
+    # Keys named for what they are for (a PagerDuty integration key, a
+    # Datadog application key, a signing key); "webhook secret" and
+    # "signing secret" end in "secret", a word of their own.
+    r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key)" + _ASSIGNED_VALUE
+)
+# The password word of the other languages the directive work reads
+# (German, French, Spanish, Portuguese, Dutch, Swedish, Polish, Turkish,
+# Russian, Chinese, Japanese, Korean); German "passwort" is above: it
+# begins with "pass". Each word is also where its match begins.
+_FOREIGN_PASSWORD_WORDS = (
+    "kennwort",
+    "mot de passe",
+    "contrase\u00f1a",
+    "contrasena",
+    "senha",
+    "wachtwoord",
+    "l\u00f6senord",
+    "has\u0142o",
+    "\u015fifre",
+    "\u043f\u0430\u0440\u043e\u043b\u044c",
+    "\u5bc6\u7801",
+    "\u5bc6\u78bc",
+    "\u30d1\u30b9\u30ef\u30fc\u30c9",
+    "\ube44\ubc00\ubc88\ud638",
+)
+_FOREIGN_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>" + "|".join(_FOREIGN_PASSWORD_WORDS) + ")" + _ASSIGNED_VALUE
 )
 # The literals the credential words of ``_ASSIGNMENT`` begin with.
 _ASSIGNMENT_STARTS = (
     "pass",
-    "pwd",
+    "pw",
     "secret",
     "client",
     "api",
@@ -910,11 +1069,65 @@ _ASSIGNMENT_STARTS = (
     "refresh",
     "bearer",
     "token",
+    "app",
+    "integration",
+    "signing",
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
 # value counts: "token (20-character body)" and "token for the API" are prose.
 _BARE_TOKEN = re.compile(r"[A-Za-z0-9._~+/\-]{16,}=*")
-_BARE_WORDS = frozenset({"bearer", "token"})
+_BARE_WORDS = frozenset({"bearer", "token", "secret"})
+# Password words: after a bare space ("log in with password Tr0ub4dor&3x")
+# a value of three character classes with a digit is a password; "password
+# reset link" and "password field" are prose.
+_PASSWORD_WORDS = frozenset(
+    {"password", "passwd", "pwd", "pw", "passphrase", "passwort", *_FOREIGN_PASSWORD_WORDS}
+)
+# The credential words written before 2026 with "_" or "-" only: after
+# them any credential-shaped value counts when a ":" or "=" assigns it.
+_LENIENT_WORDS = re.compile(
+    r"secret|client[_\-]?secret|api[_\-]?key|apikey|access[_\-]?key|secret[_\-]?key"
+    r"|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|bearer|token"
+)
+# A random hex key (a Datadog, PagerDuty or Twilio key is 32 hex digits):
+# two character classes only, so it needs a long run to count.
+_HEX_KEY = re.compile(r"[0-9a-f]{32,128}")
+
+
+def _token_shaped(value: str) -> bool:
+    """A value that looks issued, not typed: token characters, 16 or more,
+    three character classes or a long hex run with letters and digits."""
+    if not _BARE_TOKEN.fullmatch(value):
+        return False
+    if _character_classes(value) >= 3:
+        return True
+    lowered = value.lower()
+    return bool(_HEX_KEY.fullmatch(lowered)) and not lowered.isdigit() and not lowered.isalpha()
+
+
+def _value_fits_word(word: str, value: str, *, bare: bool) -> bool:
+    """Whether ``value`` after the credential word ``word`` is a credential.
+
+    Password words take a password (after a bare space, one of three
+    classes with a digit). The older key and token words take any
+    credential-shaped value after ":" or "=", and a token-shaped one after
+    a space. Every other word (a spaced "api key", an "app key", a
+    "signing key") takes only a token-shaped value: "app_key: my.app.v2"
+    and "signing key: see the dashboard" are not keys.
+    """
+    if word in _PASSWORD_WORDS:
+        return not bare or (_character_classes(value) >= 3 and bool(set(value) & _DIGITS))
+    if _LENIENT_WORDS.fullmatch(word):
+        if not bare:
+            return True
+        return (
+            word in _BARE_WORDS
+            and _BARE_TOKEN.fullmatch(value) is not None
+            and (_character_classes(value) >= 3)
+        )
+    return _token_shaped(value)
+
+
 _ASSIGNMENT_MIN_ENTROPY = 3.0
 
 
@@ -956,6 +1169,8 @@ def credential_value(value: str) -> bool:
     value = value.strip()
     if len(value) > 256 or _NOT_A_CREDENTIAL.search(value):
         return False
+    if value.startswith(_PUBLIC_KEY_PREFIXES):
+        return False  # a publishable key in a "public_token" default
     return _credential_shaped(value) and not _is_placeholder(value)
 
 
@@ -1021,15 +1236,28 @@ _CREDENTIAL_KEY_META = frozenset(
         "provider",
         "location",
         "ref",
+        # Published on purpose: a "public_token" default is no leak.
+        "public",
+        "publishable",
     }
 )
+
+
+def _key_words(key: str) -> list[str]:
+    return [word.lower() for word in _KEY_WORD_SPLIT.split(key) if word]
+
+
+def about_credential(key: str) -> bool:
+    """Does a key or parameter name describe a credential rather than hold
+    one (``session_name``, ``token_url``, ``public_token``)?"""
+    return not _CREDENTIAL_KEY_META.isdisjoint(_key_words(key))
 
 
 def credential_key(key: str) -> bool:
     """Does an object key name a credential (``password``, ``X-Api-Key``,
     ``clientSecret``), rather than something about one (``token_url``,
     ``secret_name``, ``max_tokens``)?"""
-    words = [word.lower() for word in _KEY_WORD_SPLIT.split(key) if word]
+    words = _key_words(key)
     if not words or not _CREDENTIAL_KEY_META.isdisjoint(words):
         return False
     if not _CREDENTIAL_KEY_WORDS.isdisjoint(words):
@@ -1049,17 +1277,13 @@ _NOT_A_CREDENTIAL = re.compile(
 
 def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     value = text[match.start("value") : match.end("value")].rstrip(".,;:)]}'\"`")
-    if not _credential_shaped(value):
+    if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
-    if not match.group("sep").strip() and not (
-        match.group("word") in _BARE_WORDS
-        and _BARE_TOKEN.fullmatch(value)
-        and _character_classes(value) >= 3
-    ):
+    word = match.group("word")
+    if not _value_fits_word(word, value, bare=not match.group("sep").strip()):
         return None
     start = match.start("value")
     end = start + len(value)
-    word = match.group("word")
     if _is_placeholder(value):
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
     return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end)
@@ -1080,6 +1304,32 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
             ASSIGNMENT, "placeholder", "HTTP Basic credentials (placeholder)", start, end
         )
     return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end)
+
+
+# A percent-encoded run: URL characters and "%XX" escapes, three escapes at
+# least (a query string's "%20" is one). Each piece is one alternative of
+# fixed width, so the run is linear.
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9_.~+/=&:\-]){16,1024}")
+_PERCENT_MIN_ESCAPES = 3
+
+
+def _judge_percent_encoded(match: re.Match[str], _text: str) -> _Judged | None:
+    """A secret percent-encoded (``%73%6B%5F%6C%69%76%65...``, a .env in a
+    query string): judged as the most confident real secret of its decoded
+    text, reported and redacted over the encoded run."""
+    run = match.group()
+    if run.count("%") < _PERCENT_MIN_ESCAPES:
+        return None
+    decoded = unquote(run)
+    inner = [
+        found
+        for found in _scan(decoded, _Budget(None))
+        if not found.placeholder and found.kind != "high_entropy" and found.confidence >= ASSIGNMENT
+    ]
+    if not inner:
+        return None
+    best = max(inner, key=lambda found: found.confidence)
+    return _judged(match, best.confidence, best.basis, best.label + ", percent-encoded")
 
 
 def _occurrences(haystack: str, literals: tuple[str, ...]) -> list[int]:
@@ -1190,6 +1440,18 @@ _RULES: tuple[_Rule, ...] = (
         _Rule(token.kind, token.triggers, token.pattern, _prefix_judge(token.label))
         for token in _PREFIX_TOKENS
     ),
+    *(
+        _Rule(
+            entry.kind,
+            entry.triggers,
+            entry.pattern,
+            _table_judge(entry),
+            entry.casefold,
+            # Tried only where a prefix occurs, not at every position.
+            begins=_at(*entry.prefixes) if entry.prefixes else None,
+        )
+        for entry in _TABLE
+    ),
     _Rule("discord_bot_token", _DISCORD_TRIGGERS, _DISCORD, _judge_discord, begins=_discord_starts),
     _Rule("jwt", ("eyJ", "eyA"), _JWT, _judge_jwt),
     _Rule("private_key", ("PRIVATE KEY",), _PEM, _judge_pem),
@@ -1211,14 +1473,31 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "credential_assignment",
-        ("pass", "pwd", "secret", "key", "token", "bearer"),
+        ("pass", "pw", "secret", "key", "token", "bearer"),
         _ASSIGNMENT,
         _judge_assignment,
         casefold=True,
         on_lowered=True,
         begins=_at(*_ASSIGNMENT_STARTS),
     ),
+    # The password words of other languages: a rule of its own, so English
+    # text pays no search for them.
+    _Rule(
+        "credential_assignment",
+        _FOREIGN_PASSWORD_WORDS,
+        _FOREIGN_ASSIGNMENT,
+        _judge_assignment,
+        casefold=True,
+        on_lowered=True,
+        begins=_at(*_FOREIGN_PASSWORD_WORDS),
+    ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
+    _Rule(
+        "credential_assignment",
+        ("%2", "%3", "%4", "%5", "%6", "%7"),
+        _PERCENT_RUN,
+        _judge_percent_encoded,
+    ),
 )
 
 # ---------------------------------------------------------------- entropy
@@ -1240,7 +1519,10 @@ ENTROPY_THRESHOLD_WITH_CONTEXT = 3.8
 # Random base62 switches character class at ~62% of positions; camelCase
 # identifiers and paths at word boundaries only (~20-30%).
 _MIN_SWITCH_RATIO = 0.4
-_PUBLIC_KEY_PREFIXES = ("pk_live_", "pk_test_")
+# Keys published on purpose: Stripe publishable keys, Mapbox public tokens.
+_PUBLIC_KEY_PREFIXES = ("pk_live_", "pk_test_", "pk.eyJ")
+# An entropy run stops at ".": the body of a "pk.eyJ..." token starts after it.
+_MAPBOX_PUBLIC = "pk."
 _HASH_LABELS = ("sha1:", "sha256:", "sha384:", "sha512:", "md5:", "sha256-", "sha384-", "sha512-")
 _SEPARATORS = re.compile(r"[^0-9A-Za-z]+")
 _HEX_OR_UUID = re.compile(r"[0-9a-fA-F\-]+")
@@ -1269,10 +1551,83 @@ def _switch_ratio(value: str) -> float:
     return (len(_CLASS_RUNS.findall(alphanumeric)) - 1) / max(1, len(alphanumeric) - 1)
 
 
-def _is_encoded_text(value: str) -> bool:
-    """True for base64 of printable text: a message, not a key."""
+def _encoded_text(value: str) -> str | None:
+    """The text ``value`` encodes, when it is base64 of printable text (a
+    message, not a key); else None."""
     raw = _b64decode(value)
-    return raw is not None and _printable_text(raw) is not None
+    return None if raw is None else _printable_text(raw)
+
+
+# A decoded text worth a scan of its own: an assignment (":" or "="), or a
+# run of token characters. Base64 of prose ("Hello {name}, your order has
+# shipped") has neither and is dropped at the cost of one search.
+_ENCODED_CREDENTIAL_HINT = re.compile(r"[=:]|[A-Za-z0-9_\-]{16}")
+
+
+# "user:password" in base64 without the word "Basic": an .npmrc ``_auth=``,
+# a Docker config's ``"auth": "..."``.
+_USER_PASSWORD = re.compile(r"[^\s:]{1,64}:[^\s]{8,128}")
+
+
+_DRAWN_MIN_LENGTH = 10
+_DRAWN_MIN_ENTROPY = 3.3
+
+
+def _drawn_password(password: str) -> bool:
+    """Ten characters or more of two classes and some entropy: drawn, not
+    typed ("zymMlopiWfqUyHRSIf" is; "Password" and "letmein" are not)."""
+    return (
+        len(password) >= _DRAWN_MIN_LENGTH
+        and _character_classes(password) >= 2
+        and shannon_entropy(password) >= _DRAWN_MIN_ENTROPY
+    )
+
+
+def _encoded_login(text: str, start: int, value: str, decoded: str) -> SecretMatch | None:
+    """base64 of ``user:password`` after a credential word: a login, when
+    the password looks issued (a placeholder or a word is not)."""
+    user, _, password = decoded.partition(":")
+    if _weak_password(password, user) or not _drawn_password(password):
+        return None
+    example = _introduced_as_example(text, start)
+    return SecretMatch(
+        start,
+        start + len(value),
+        "credential_assignment",
+        EXAMPLE_CAP if example else PREFIX,
+        "structure",
+        "base64-encoded user:password after a credential word",
+        example=example,
+    )
+
+
+def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMatch | None:
+    """A secret hidden in base64 (``"config": "QVdTX1NFQ1JFVF9BQ0NFU1Nf..."``,
+    a .env pasted encoded): the encoded run reported, and redacted, as the
+    most confident real secret its decoded text holds. A placeholder or an
+    entropy-only value inside does not count."""
+    if not _ENCODED_CREDENTIAL_HINT.search(decoded):
+        return None
+    if _USER_PASSWORD.fullmatch(decoded) and _credential_context(text, start):
+        return _encoded_login(text, start, value, decoded)
+    inner = [
+        match
+        for match in _scan(decoded, _Budget(None))
+        if not match.placeholder and match.kind != "high_entropy" and match.confidence >= ASSIGNMENT
+    ]
+    if not inner:
+        return None
+    best = max(inner, key=lambda match: match.confidence)
+    example = _introduced_as_example(text, start)
+    return SecretMatch(
+        start,
+        start + len(value),
+        best.kind,
+        min(best.confidence, EXAMPLE_CAP) if example else best.confidence,
+        best.basis,
+        best.label + ", base64-encoded",
+        example=example,
+    )
 
 
 # Certificates and public keys are published on purpose: their base64
@@ -1369,22 +1724,27 @@ def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
     before = text[max(0, match.start() - 12) : match.start()].lower()
     if value.startswith(_ENCODED_FILE_PREFIXES) or "base64," in before:
         return None
+    if before.endswith(_MAPBOX_PUBLIC):
+        return None  # the body of a Mapbox public "pk.eyJ..." token
     if before.endswith(_HASH_LABELS) or value.lower().startswith(_HASH_LABELS):
         return None  # "SHA256:uNiV..." key fingerprints, "sha384-..." integrity hashes
     if _switch_ratio(value) < _MIN_SWITCH_RATIO:
         return None
-    # Every test here is pure, and base64 of printable text is never a
-    # secret whatever its context: it is dropped before the context and the
-    # entropy are computed (base64 padding of harmless text, ten thousand
-    # blobs of it, is decoded and dropped at the cost of one decode).
-    if _is_encoded_text(value):
-        return None
     start = match.start() + match.group().find(value)
+    # Every test here is pure. Base64 of printable text is decoded before
+    # the context and the entropy are computed: it is a secret only when the
+    # decoded text holds one (a pasted .env), so ten thousand blobs of
+    # base64 padding of harmless text cost one decode each.
+    decoded = _encoded_text(value)
+    if decoded is not None:
+        return _encoded_secret(text, start, value, decoded)
     context = _credential_context(text, start)
     threshold = ENTROPY_THRESHOLD_WITH_CONTEXT if context else ENTROPY_THRESHOLD
     if shannon_entropy(value) < threshold:
         return None
     confidence = ENTROPY_WITH_CONTEXT if context else ENTROPY_BARE
+    if context and _said_public(text, start, start + len(value)):
+        confidence = ENTROPY_BARE
     label = "high-entropy value after a credential word" if context else "high-entropy string"
     example = _introduced_as_example(text, start)
     return SecretMatch(
@@ -1497,6 +1857,52 @@ def _provider_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
 _SELF_JUDGED = frozenset({"jwt", "private_key", "connection_string", "credential_assignment"})
 
 
+# Words that say the key beside them is published on purpose: a Firebase
+# web config's apiKey, a reCAPTCHA site key, an Algolia search-only key, a
+# Stripe publishable key. A key that only matched its shape (prefix,
+# assignment, entropy) there is documentation of a public value; one that
+# verified (a checksum, a PEM body, a JWT, a Basic header) is not excused.
+_PUBLIC_CUES = (
+    "publishable",
+    "public token",
+    "public key",
+    "public api key",
+    "public client",
+    "(public",
+    "public)",
+    "public,",
+    "is public",
+    "are public",
+    "be public",
+    "public by design",
+    "client-side",
+    "client side",
+    "browsers",
+    "in the browser",
+    "browser code",
+    "site key",
+    "sitekey",
+    "search-only",
+    "search only",
+    "safe to expose",
+    "safe to share",
+    "safe to embed",
+    "safe to publish",
+    "not a secret",
+    "not secret",
+    "firebase",
+)
+_PUBLIC_BEFORE = 80
+_PUBLIC_AFTER = 60
+_SHAPE_BASES = frozenset({"prefix", "assignment", "context", "entropy"})
+
+
+def _said_public(text: str, start: int, end: int) -> bool:
+    """True when the words around ``text[start:end]`` call it public."""
+    around = text[max(0, start - _PUBLIC_BEFORE) : end + _PUBLIC_AFTER].lower()
+    return any(cue in around for cue in _PUBLIC_CUES)
+
+
 def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
     value = text[judged.start : judged.end]
     placeholder = (
@@ -1505,6 +1911,8 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         or (kind not in _SELF_JUDGED and _is_placeholder(_strip_prefix(value)))
     )
     confidence = judged.confidence
+    if judged.basis in _SHAPE_BASES and _said_public(text, judged.start, judged.end):
+        confidence = min(confidence, EXAMPLE_CAP)
     example = _introduced_as_example(text, judged.start)
     if example:
         if judged.basis == "checksum" or (kind == "private_key" and judged.basis == "structure"):
@@ -1525,7 +1933,21 @@ _KNOWN_PREFIX = re.compile(
 
 def _strip_prefix(value: str) -> str:
     """The variable part of a token: placeholder words in a prefix do not count."""
+    if value.startswith(_TABLE_PREFIXES):
+        return value[len(next(p for p in _TABLE_PREFIXES if value.startswith(p))) :]
     return _KNOWN_PREFIX.sub("", value, count=1)
+
+
+_SPLIT_HEAD_MAX = 40
+
+
+def token_head(value: str) -> bool:
+    """True when ``value`` is the head of a provider token (``sk_live_``,
+    ``ghp_7Fq``, ``AKIA``): a secret split over two adjacent fields starts
+    so, and only then is the pair worth joining."""
+    if len(value) > _SPLIT_HEAD_MAX or not value or any(c.isspace() for c in value):
+        return False
+    return value.startswith(_TABLE_PREFIXES) or _KNOWN_PREFIX.match(value) is not None
 
 
 def _aws_pairing(matches: list[SecretMatch]) -> list[SecretMatch]:

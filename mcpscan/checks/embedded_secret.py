@@ -30,9 +30,12 @@ from .._secrets import (
     ASSIGNMENT,
     ENTROPY_WITH_CONTEXT,
     SecretMatch,
+    about_credential,
     credential_key,
     credential_value,
     find_secret_spans,
+    find_secrets,
+    token_head,
 )
 from .._walk import LocatedString
 
@@ -78,6 +81,33 @@ def redact_secrets(text: str) -> str:
     return "".join(pieces)
 
 
+# How many adjacent values a token head is joined with: its schema
+# neighbours ("type": "string") come between it and its other half.
+_SPLIT_TRIES = 4
+# The last step of a location: ".name" or "[index]".
+_LAST_STEP = re.compile(r"(?:\.[^.\[\]]+|\[[^\]]*\])$")
+
+
+def _parent(location: str) -> str:
+    """The location of the object or array holding ``location``."""
+    return _LAST_STEP.sub("", location)
+
+
+def _adjacent(head: LocatedString, located: LocatedString) -> bool:
+    """Two values that read as one: the next value of one object or array,
+    or the same slot (``default``, ``const`` ...) of the next property."""
+    if located.is_key:
+        return False
+    parent = _parent(head.location)
+    if parent == _parent(located.location):
+        return True
+    return (
+        located.key == head.key
+        and located.key in _VALUE_SLOTS
+        and _parent(parent) == _parent(_parent(located.location))
+    )
+
+
 def _property_name(location: str) -> str | None:
     """The innermost property a located string belongs to, if any."""
     last: re.Match[str] | None = None
@@ -98,7 +128,12 @@ def _in_credential_slot(located: LocatedString) -> bool:
     if located.key not in _VALUE_SLOTS:
         return credential_key(located.key)
     name = _property_name(located.location)
-    return name is not None and _CREDENTIAL_NAME.search(name) is not None
+    # "session_name" and "public_token" name something about a credential.
+    return (
+        name is not None
+        and _CREDENTIAL_NAME.search(name) is not None
+        and not about_credential(name)
+    )
 
 
 def _slot_kind(located: LocatedString) -> str:
@@ -150,7 +185,17 @@ class EmbeddedSecretCheck:
         options = context.options
         report_entropy = bool(options.get("report_entropy", True))
         ignored = frozenset(options.get("ignore_kinds", ()))
+        head: LocatedString | None = None
+        tries = 0
         for located in context.strings:
+            if head is not None and _adjacent(head, located):
+                joined = list(self._split_secret(head, located, ignored))
+                yield from joined
+                tries += 1
+                if joined or tries == _SPLIT_TRIES:
+                    head = None
+            if not located.is_key and token_head(located.raw):
+                head, tries = located, 0
             budget = max(_MAX_CANDIDATES, len(located.raw) // _CHARS_PER_CANDIDATE)
             matches, cut = located.secrets(budget)
             if cut:
@@ -170,6 +215,31 @@ class EmbeddedSecretCheck:
                 if match.kind == "high_entropy" and not report_entropy:
                     continue
                 yield self._signal(located, index, matches, slot)
+
+    def _split_secret(
+        self, head: LocatedString, located: LocatedString, ignored: frozenset[str]
+    ) -> Iterator[Signal]:
+        """A token split over two adjacent values of one object or array:
+        ``{"key_prefix": "sk_live_", "key_suffix": "51Hx..."}``. Each half
+        is harmless alone; joined they are the key."""
+        joined = head.raw + located.raw.strip()
+        for match in find_secrets(joined):
+            crosses = match.start < len(head.raw) < match.end
+            if not crosses or match.placeholder or match.kind in ignored:
+                continue
+            if match.kind in ("high_entropy", "credential_assignment"):
+                continue
+            yield Signal(
+                check_id=self.id,
+                rule_id=f"secret.{match.kind}",
+                tier=Tier.SOFT,
+                threat=_THREAT,
+                confidence=round(match.confidence, 4),
+                evidence=f"{match.label}, split over {head.key} and {located.key}: "
+                f"{redact(joined[match.start : match.end], match.kind)}",
+                location=redact_secrets(located.location),
+                span=(0, len(located.raw)),
+            )
 
     def _slot_value(self, located: LocatedString) -> Iterator[Signal]:
         """A bare value in a credential slot: ``{"password": {"default": "..."}}``."""

@@ -124,6 +124,18 @@ def _telegram(rng: random.Random) -> tuple[str, str]:
     return token, token
 
 
+def _discord_webhook(rng: random.Random) -> tuple[str, str]:
+    token = rand(rng, 68, URLSAFE)
+    return f"https://discord.com/api/webhooks/{rand(rng, 18, string.digits)}/{token}", token
+
+
+def _base64_env(rng: random.Random) -> tuple[str, str]:
+    """A .env pasted base64-encoded: the blob itself must not be shown."""
+    env = f"DB_PASSWORD={rand(rng, 14)}!\nAPI_TOKEN=ghp_{rand(rng, 36)}\n"
+    blob = base64.b64encode(env.encode()).decode()
+    return blob, blob
+
+
 # kind -> builder. Every kind the recognisers know, the formats the issue
 # found unknown (Mailgun, Shopify, Discord, Twilio, quoted passwords), and
 # common providers redaction must hide through its generic rules.
@@ -179,6 +191,23 @@ BUILDERS: dict[str, Builder] = {
     "bearer_token": _bearer,
     "basic_auth": _basic,
     "high_entropy": _plain(lambda r: rand(r, 48)),
+    # The provider table (mcpscan/lexicon/secrets/providers.json).
+    "notion_token": _plain(lambda r: "secret_" + rand(r, 43)),
+    "docker_hub_token": _plain(lambda r: "dckr_pat_" + rand(r, 27, URLSAFE)),
+    "groq_api_key": _plain(lambda r: "gsk_" + rand(r, 52)),
+    "replicate_token": _plain(lambda r: "r8_" + rand(r, 37)),
+    "square_token": _plain(lambda r: "sq0csp-" + rand(r, 43, URLSAFE)),
+    "braintree_token": _plain(
+        lambda r: f"access_token$production${rand(r, 16, HEX)}${rand(r, 32, HEX)}"
+    ),
+    "webhook_url": _discord_webhook,
+    "hex_key_assignment": _assigned(
+        ("api key", "Auth Token", "integration key"), lambda r: rand(r, 32, HEX)
+    ),
+    "password_in_german": _assigned(
+        ("Passwort", "Kennwort"), lambda r: rand(r, 10) + "#7" + rand(r, 4)
+    ),
+    "base64_env": _base64_env,
 }
 
 #: Length of the shortest piece of a secret that counts as a leak.
