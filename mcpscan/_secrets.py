@@ -1320,16 +1320,22 @@ def _judge_percent_encoded(match: re.Match[str], _text: str) -> _Judged | None:
     run = match.group()
     if run.count("%") < _PERCENT_MIN_ESCAPES:
         return None
-    decoded = unquote(run)
+    best = _strongest_real_secret(unquote(run))
+    if best is None:
+        return None
+    return _judged(match, best.confidence, best.basis, best.label + ", percent-encoded")
+
+
+def _strongest_real_secret(decoded: str) -> SecretMatch | None:
+    """The most confident secret a provider or assignment rule finds in a
+    decoded text: placeholders and entropy-only values do not count, so a
+    decoded sentence of random-looking words is no secret."""
     inner = [
         found
         for found in _scan(decoded, _Budget(None))
         if not found.placeholder and found.kind != "high_entropy" and found.confidence >= ASSIGNMENT
     ]
-    if not inner:
-        return None
-    best = max(inner, key=lambda found: found.confidence)
-    return _judged(match, best.confidence, best.basis, best.label + ", percent-encoded")
+    return max(inner, key=lambda found: found.confidence) if inner else None
 
 
 def _occurrences(haystack: str, literals: tuple[str, ...]) -> list[int]:
@@ -1610,14 +1616,9 @@ def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMa
         return None
     if _USER_PASSWORD.fullmatch(decoded) and _credential_context(text, start):
         return _encoded_login(text, start, value, decoded)
-    inner = [
-        match
-        for match in _scan(decoded, _Budget(None))
-        if not match.placeholder and match.kind != "high_entropy" and match.confidence >= ASSIGNMENT
-    ]
-    if not inner:
+    best = _strongest_real_secret(decoded)
+    if best is None:
         return None
-    best = max(inner, key=lambda match: match.confidence)
     example = _introduced_as_example(text, start)
     return SecretMatch(
         start,
