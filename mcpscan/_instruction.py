@@ -35,6 +35,7 @@ import regex
 from ._model import ScanError, Tool
 from ._normalize import normalize
 from ._snapshot import Snapshot
+from ._walk import innermost_property
 
 __all__ = [
     "ACTION_CUES",
@@ -502,7 +503,7 @@ class ToolScope:
     def reading(self, location: str) -> ToolScope:
         """This scope for the string at ``location`` (a JSON path): with
         ``parameter`` set to the innermost property the path runs through."""
-        parameter = described_parameter(location)
+        parameter = innermost_property(location) or ""
         return self if parameter == self.parameter else attrs.evolve(self, parameter=parameter)
 
     def job_cues(self, clause_text: str) -> frozenset[str]:
@@ -554,22 +555,6 @@ class ToolScope:
             if self._other_tool(tool_key):
                 return Scope.OTHER_TOOL
         return None
-
-
-# The innermost property of a schema path: ``inputSchema.properties.
-# verify_ssl.description`` and ``...properties["a.b"].default``.
-_PROPERTY_IN_PATH = regex.compile(r'\.properties(?:\.([^.\[]+)|\["([^"]+)"\])')
-
-
-def described_parameter(location: str) -> str:
-    """The property whose schema text ``location`` points into, or ""."""
-    if ".properties" not in location:
-        return ""
-    found = _PROPERTY_IN_PATH.findall(location)
-    if not found:
-        return ""
-    plain, quoted = found[-1]
-    return str(plain or quoted)
 
 
 def _property_names(schema: object) -> Iterator[str]:

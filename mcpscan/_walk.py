@@ -24,7 +24,7 @@ from ._model import CappedEntry, ScanError, Tool
 from ._normalize import Anchors, normalize, normalize_anchored
 from ._secrets import SecretMatch, SecretScan, scan_secrets_counted
 
-__all__ = ["LocatedString", "Quote", "ToolView", "view_tool"]
+__all__ = ["LocatedString", "Quote", "ToolView", "innermost_property", "view_tool"]
 
 #: The normalized form of a string is at most this many times its raw length
 #: (plus ``_NORMALIZED_SLACK``): NFKC turns U+FDFA into 18 characters, and a
@@ -331,6 +331,23 @@ def _child_path(parent: str, key: str) -> str:
         return f"{parent}.{key}" if parent else key
     escaped = key.replace("\\", "\\\\").replace('"', '\\"')
     return f'{parent}["{escaped}"]'
+
+
+# One step into a schema's ``properties`` as ``_child_path`` writes it:
+# ``.properties.verify_ssl`` or ``.properties["a.b"]`` (quotes escaped).
+_PROPERTY_STEP = re.compile(r'(?:^|\.)properties(?:\.([A-Za-z0-9_$-]+)|\["((?:[^"\\]|\\.)*)"\])')
+
+
+def innermost_property(location: str) -> str | None:
+    """The innermost schema property a located string belongs to, as its
+    path writes it (``inputSchema.properties.verify_ssl.description`` ->
+    ``verify_ssl``), or None outside any property."""
+    if "properties" not in location:
+        return None
+    last: re.Match[str] | None = None
+    for last in _PROPERTY_STEP.finditer(location):  # noqa: B007 - keep the innermost
+        pass
+    return None if last is None else last.group(1) or last.group(2)
 
 
 # A walked container: every kind of JSON object or array a tool can hold.

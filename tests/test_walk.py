@@ -11,7 +11,7 @@ import mcpscan.pins
 from mcpscan import Config, ScanError, Signal
 from mcpscan._model import Tool
 from mcpscan._normalize import normalize
-from mcpscan._walk import view_tool
+from mcpscan._walk import innermost_property, view_tool
 
 
 def _view(tool: dict[str, object], config: Config | None = None):  # type: ignore[no-untyped-def]
@@ -167,3 +167,31 @@ def test_ordinary_text_is_normalized_whole() -> None:
     (text,) = [s for s in view.strings if s.field == "description"]
     assert text.normalized == normalize(raw)
     assert view.capped == ()
+
+
+def test_innermost_property_reads_the_paths_the_walk_writes() -> None:
+    """Every located string of a schema knows its innermost property, in
+    both path forms the walk writes (dotted, and quoted with escapes)."""
+    tool = Tool.from_mcp(
+        {
+            "name": "t",
+            "description": "d",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "verify_ssl": {"type": "boolean", "description": "tls"},
+                    'a.b "c"': {
+                        "type": "object",
+                        "properties": {"inner": {"type": "string", "default": "v"}},
+                        "description": "outer",
+                    },
+                },
+            },
+        }
+    )
+    found = {s.raw: innermost_property(s.location) for s in view_tool(tool, Config()).strings}
+    assert found["tls"] == "verify_ssl"
+    assert found["outer"] == 'a.b \\"c\\"'
+    assert found["v"] == "inner"
+    assert found["d"] is None
+    assert innermost_property("inputSchema.xproperties.y") is None

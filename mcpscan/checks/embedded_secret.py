@@ -37,7 +37,7 @@ from .._secrets import (
     find_secrets,
     token_head,
 )
-from .._walk import LocatedString
+from .._walk import LocatedString, innermost_property
 
 __all__ = ["CHECK", "EmbeddedSecretCheck"]
 
@@ -50,7 +50,6 @@ _CREDENTIAL_NAME = re.compile(
     r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
     r"|private[_\-]?key|credential|auth|bearer|cookie|session)"
 )
-_PROPERTY_NAME = re.compile(r"properties(?:\.([A-Za-z0-9_$\-]+)|\[\"((?:[^\"\\]|\\.)*)\"\])")
 # A credential-shaped value in a credential slot is more likely a real one.
 _SLOT_BONUS = 0.1
 _CONFIDENCE_CEILING = 0.97
@@ -108,16 +107,6 @@ def _adjacent(head: LocatedString, located: LocatedString) -> bool:
     )
 
 
-def _property_name(location: str) -> str | None:
-    """The innermost property a located string belongs to, if any."""
-    last: re.Match[str] | None = None
-    for last in _PROPERTY_NAME.finditer(location):  # noqa: B007 - keep the innermost
-        pass
-    if last is None:
-        return None
-    return last.group(1) or last.group(2)
-
-
 def _in_credential_slot(located: LocatedString) -> bool:
     """A default / const / enum / example value of a credential parameter, or
     a value under a credential key at any depth of the definition: the
@@ -127,7 +116,7 @@ def _in_credential_slot(located: LocatedString) -> bool:
         return False
     if located.key not in _VALUE_SLOTS:
         return credential_key(located.key)
-    name = _property_name(located.location)
+    name = innermost_property(located.location)
     # "session_name" and "public_token" name something about a credential.
     return (
         name is not None
