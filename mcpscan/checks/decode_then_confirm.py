@@ -2166,17 +2166,19 @@ _WARNING_CUE = re.compile(
 
 
 def _warned_sample(raw: str, at: int) -> bool:
-    start = max(0, at - _SAMPLE_REACH)
-    before = raw[start:at]
-    sentence = before[max(before.rfind(". "), before.rfind("\n")) + 1 :]
+    sentence = _sentence_before(raw, at)
     return bool(_SAMPLE_CUE.search(sentence) and _WARNING_CUE.search(sentence))
 
 
 def _presented_as_sample(raw: str, at: int) -> bool:
-    start = max(0, at - _SAMPLE_REACH)
-    before = raw[start:at]
-    last_stop = max(before.rfind(". "), before.rfind("\n"))
-    return bool(_SAMPLE_CUE.search(before[last_stop + 1 :]))
+    return bool(_SAMPLE_CUE.search(_sentence_before(raw, at)))
+
+
+def _sentence_before(raw: str, at: int) -> str:
+    """The words of the sentence a command at ``at`` stands in, before it
+    (at most ``_SAMPLE_REACH`` characters back)."""
+    before = raw[max(0, at - _SAMPLE_REACH) : at]
+    return before[max(before.rfind(". "), before.rfind("\n")) + 1 :]
 
 
 def _kept_from_user(context: Context) -> bool:
