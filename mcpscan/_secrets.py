@@ -142,6 +142,18 @@ def _table_formats() -> tuple[_TableFormat, ...]:
 
 
 _TABLE = _table_formats()
+
+
+def _live_floors() -> dict[str, float]:
+    """Per kind, the confidence from which a complete value of it grants
+    access by itself (``providers.json``'s ``live``): the check reports such
+    a value hard. Kinds not listed stay reviewable."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "providers.json"
+    data = json.loads(where.read_text(encoding="utf-8"))
+    return {kind: float(floor) for kind, floor in data["live"]["kinds"].items()}
+
+
+_LIVE_FLOORS = _live_floors()
 # The prefixes of the table's tokens, for ``_strip_prefix``: a Notion
 # token's "secret_" is its format, not a placeholder word.
 _TABLE_PREFIXES = tuple(
@@ -199,6 +211,12 @@ class SecretMatch(NamedTuple):
     label: str
     placeholder: bool = False
     example: bool = False
+    #: A complete, well-formed value of a format that grants access by
+    #: itself (a checksum-valid token, a paired AWS key, a private key, a
+    #: strong password to a real host), not an example, not said to be
+    #: public: the embedded-secret check reports it hard. A partial, a
+    #: typed or a provider-less value is not live, only reviewable.
+    live: bool = False
 
 
 class _Judged(NamedTuple):
@@ -207,6 +225,10 @@ class _Judged(NamedTuple):
     label: str
     start: int
     end: int
+    # The judge saw the whole credential and what it opens (a connection
+    # string's password and its real host, a privileged JWT): live, whatever
+    # the kind's floor.
+    live: bool = False
 
 
 # A judge looks at one regex match (and the whole text, for context) and
@@ -846,7 +868,40 @@ def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
         # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
         return _Judged(STRUCTURE, "placeholder", label, match.start(), match.end())
-    return _judged(match, STRUCTURE, "structure", label)
+    live = _jwt_opens_something(claims, _text, match.start())
+    return _Judged(STRUCTURE, "structure", label, match.start(), match.end(), live)
+
+
+# Claims of a token that acts with power: a service role, an administrator,
+# a Kubernetes service account, write or wildcard scopes.
+_JWT_PRIVILEGED_CLAIMS = (
+    "service_role",
+    "admin",
+    "serviceaccount",
+    "superuser",
+    '"root"',
+    "write",
+    '"*"',
+    "full_access",
+    "offline_access",
+)
+# Claims of a token published on purpose (Supabase's anon key, a guest
+# session): its holder can do what any visitor can.
+_JWT_PUBLIC_CLAIMS = ('"anon"', '"anonymous"', '"public"', '"guest"', "publishable")
+# A JWT sent as a credential: the value of an Authorization header.
+_JWT_SENT_CUES = ("bearer", "authorization")
+_JWT_SENT_WINDOW = 24
+
+
+def _jwt_opens_something(claims: str, text: str, start: int) -> bool:
+    """A signed JWT is live when its claims grant power, or when it is sent
+    as a bearer credential; never when its claims say anyone may hold it."""
+    if any(marker in claims for marker in _JWT_PUBLIC_CLAIMS):
+        return False
+    if any(marker in claims for marker in _JWT_PRIVILEGED_CLAIMS):
+        return True
+    before = text[max(0, start - _JWT_SENT_WINDOW) : start].lower()
+    return any(cue in before for cue in _JWT_SENT_CUES)
 
 
 # The body may hold real newlines or the two characters "\n" (a key pasted
@@ -952,7 +1007,9 @@ _LOCAL_HOSTS = ("localhost", "127.0.0.1", "0.0.0.0", "[::1]")
 
 def _weak_password(password: str, user: str) -> bool:
     """Template variables, default and placeholder passwords."""
-    if password.startswith(("$", "{", "[", "%", "*", ":")) or any(
+    # A masked value is a run of stars ("****", "**hidden**"); one star
+    # in front of drawn characters is part of a password.
+    if password.startswith(("$", "{", "[", "%", "**", ":")) or any(
         mark in password for mark in _TEMPLATE_MARKS
     ):
         return True
@@ -975,7 +1032,28 @@ def _judge_url_credential(match: re.Match[str], _text: str) -> _Judged | None:
         return _Judged(PREFIX, "placeholder", "URL with placeholder password", start, end)
     if host.startswith(_LOCAL_HOSTS):
         return _Judged(ASSIGNMENT, "assignment", "URL with password (local host)", start, end)
-    return _Judged(PREFIX, "assignment", f"{match.group('scheme')} URL with password", start, end)
+    live = _strong_password(password) and _real_host(host)
+    label = f"{match.group('scheme')} URL with password"
+    return _Judged(PREFIX, "assignment", label, start, end, live)
+
+
+def _real_host(host: str) -> bool:
+    """A host a client reaches over a network: a dotted name or address that
+    is neither this machine nor a name reserved for local use."""
+    name = host.split(":", 1)[0].strip("[]")
+    return "." in name and not name.endswith((".local", ".localhost", ".localdomain"))
+
+
+_STRONG_MIN_LENGTH = 8
+
+
+def _strong_password(password: str) -> bool:
+    """A password that was drawn, or typed with care (eight characters or
+    more of three classes): one that opens the account as it stands. A
+    short or one-word password is of unknown strength: reviewable."""
+    if _drawn_password(password):
+        return True
+    return len(password) >= _STRONG_MIN_LENGTH and _character_classes(password) >= 3
 
 
 # ``Password=...;`` inside an ADO / JDBC / libpq key-value connection string.
@@ -1008,7 +1086,23 @@ def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
         return _Judged(
             PREFIX, "placeholder", "connection string with placeholder password", start, end
         )
-    return _Judged(PREFIX, "assignment", "connection string with password", start, end)
+    live = _strong_password(value) and not any(marker in around for marker in _LOCAL_STORES)
+    return _Judged(PREFIX, "assignment", "connection string with password", start, end, live)
+
+
+# A key-value connection string to this machine or to a storage emulator
+# (Azurite's published development account): no live credential.
+_LOCAL_STORES = (
+    "localhost",
+    "127.0.0.1",
+    "0.0.0.0",
+    "[::1]",
+    "(localdb)",
+    "usedevelopmentstorage",
+    "devstoreaccount1",
+    "server=.;",
+    "host.docker.internal",
+)
 
 
 # ``api_key = "..."``, ``password: ...``, ``Authorization: Bearer ...``:
@@ -1286,7 +1380,32 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     end = start + len(value)
     if _is_placeholder(value):
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
-    return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end)
+    live = _sent_as_header(word, text, match.start()) and _issued_token(value)
+    return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end, live)
+
+
+_HEADER_WINDOW = 24
+_ISSUED_MIN_LENGTH = 20
+_ISSUED_MIN_ENTROPY = 4.0
+
+
+def _sent_as_header(word: str, text: str, start: int) -> bool:
+    """The value is what a client sends in an ``Authorization`` header
+    ("Bearer ...", "Authorization: token ..."): a credential in use, not a
+    setting's name."""
+    if word == "bearer":
+        return True
+    return "authorization" in text[max(0, start - _HEADER_WINDOW) : start].lower()
+
+
+def _issued_token(value: str) -> bool:
+    """Twenty characters or more of three classes and high entropy: drawn
+    by an issuer ("BfvLw3ZoIx8Dj4y7..."), not typed ("MyServiceToken2024")."""
+    return (
+        len(value) >= _ISSUED_MIN_LENGTH
+        and _character_classes(value) >= 3
+        and shannon_entropy(value) >= _ISSUED_MIN_ENTROPY
+    )
 
 
 _BASIC_AUTH = re.compile(r"(?<![A-Za-z0-9])Basic\s{1,3}(?P<value>[A-Za-z0-9+/]{8,500}={0,2})")
@@ -1303,7 +1422,10 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
         return _Judged(
             ASSIGNMENT, "placeholder", "HTTP Basic credentials (placeholder)", start, end
         )
-    return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end)
+    live = _drawn_password(password)
+    return _Judged(
+        PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end, live
+    )
 
 
 # A percent-encoded run: URL characters and "%XX" escapes, three escapes at
@@ -1323,7 +1445,8 @@ def _judge_percent_encoded(match: re.Match[str], _text: str) -> _Judged | None:
     best = _strongest_real_secret(unquote(run))
     if best is None:
         return None
-    return _judged(match, best.confidence, best.basis, best.label + ", percent-encoded")
+    label = best.label + ", percent-encoded"
+    return _Judged(best.confidence, best.basis, label, match.start(), match.end(), best.live)
 
 
 def _strongest_real_secret(decoded: str) -> SecretMatch | None:
@@ -1415,7 +1538,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("aws_access_key", ("AKIA", "ASIA", "ABIA", "ACCA"), _AWS_KEY_ID, _judge_aws_key_id),
     _Rule(
         "aws_secret_key",
-        ("aws", "secret"),
+        # The secret half is looked for after an AWS word, or beside its key
+        # id (whose prefixes, case-folded, are the other triggers).
+        ("aws", "secret", "akia", "asia", "abia", "acca"),
         _AWS_SECRET,
         _judge_aws_secret,
         casefold=True,
@@ -1604,6 +1729,7 @@ def _encoded_login(text: str, start: int, value: str, decoded: str) -> SecretMat
         "structure",
         "base64-encoded user:password after a credential word",
         example=example,
+        live=not example,
     )
 
 
@@ -1628,6 +1754,7 @@ def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMa
         best.basis,
         best.label + ", base64-encoded",
         example=example,
+        live=best.live and not example,
     )
 
 
@@ -1912,7 +2039,8 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         or (kind not in _SELF_JUDGED and _is_placeholder(_strip_prefix(value)))
     )
     confidence = judged.confidence
-    if judged.basis in _SHAPE_BASES and _said_public(text, judged.start, judged.end):
+    public = _said_public(text, judged.start, judged.end)
+    if judged.basis in _SHAPE_BASES and public:
         confidence = min(confidence, EXAMPLE_CAP)
     example = _introduced_as_example(text, judged.start)
     if example:
@@ -1921,9 +2049,19 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         else:
             confidence = min(confidence, EXAMPLE_CAP)
     basis = "placeholder" if placeholder else judged.basis
-    return SecretMatch(
-        judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example
+    live = (
+        not (placeholder or example or public)
+        and (judged.live or (confidence >= _LIVE_FLOORS.get(kind, 2.0) and _drawn_value(value)))
     )
+    return SecretMatch(
+        judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example, live
+    )
+
+
+def _drawn_value(value: str) -> bool:
+    """The variable part of a token is random enough to have been issued:
+    a hand-typed ``sk_live_abcd1234abcd1234`` is no live key."""
+    return shannon_entropy(_strip_prefix(value)) >= _DRAWN_MIN_ENTROPY
 
 
 _KNOWN_PREFIX = re.compile(
@@ -1951,13 +2089,19 @@ def token_head(value: str) -> bool:
     return value.startswith(_TABLE_PREFIXES) or _KNOWN_PREFIX.match(value) is not None
 
 
-def _aws_pairing(matches: list[SecretMatch]) -> list[SecretMatch]:
-    """An AWS key id and a secret key in one text verify each other."""
+def _aws_pairing(text: str, matches: list[SecretMatch]) -> list[SecretMatch]:
+    """An AWS key id and a secret key in one text verify each other: the
+    pair is the whole credential (live)."""
     kinds = {m.kind for m in matches if not m.placeholder}
     if not {"aws_access_key", "aws_secret_key"} <= kinds:
         return matches
     return [
-        m._replace(confidence=max(m.confidence, 0.9), basis="structure", label=m.label + ", paired")
+        m._replace(
+            confidence=max(m.confidence, 0.9),
+            basis="structure",
+            label=m.label + ", paired",
+            live=not _said_public(text, m.start, m.end),
+        )
         if m.kind in ("aws_access_key", "aws_secret_key") and not m.placeholder and not m.example
         else m
         for m in matches
@@ -2043,7 +2187,7 @@ def _scan(text: str, budget: _Budget) -> list[SecretMatch]:
         matches = _outside_markers(text, matches)
     if not matches:
         return matches
-    return _select(_aws_pairing(matches))
+    return _select(_aws_pairing(text, matches))
 
 
 def _disjoint(sorted_matches: list[SecretMatch]) -> list[SecretMatch]:

@@ -125,6 +125,17 @@ def _in_credential_slot(located: LocatedString) -> bool:
     )
 
 
+def _tier(match: SecretMatch, surface: str) -> Tier:
+    """HARD for a live credential published in a definition: a complete
+    value of a format that grants access by itself (``SecretMatch.live``)
+    is a leak whatever the server meant, and a server that ships one is
+    handing every client someone's account. SOFT for the rest (a partial
+    or typed value, a password of unknown strength, a provider-less
+    token), and on outputs and call arguments, where a user's own token
+    passed to the tool that needs it is ordinary traffic."""
+    return Tier.HARD if match.live and surface == "definition" else Tier.SOFT
+
+
 def _slot_kind(located: LocatedString) -> str:
     if located.key in _VALUE_SLOTS:
         return "of a credential parameter"
@@ -178,7 +189,7 @@ class EmbeddedSecretCheck:
         tries = 0
         for located in context.strings:
             if head is not None and _adjacent(head, located):
-                joined = list(self._split_secret(head, located, ignored))
+                joined = list(self._split_secret(head, located, ignored, context.surface))
                 yield from joined
                 tries += 1
                 if joined or tries == _SPLIT_TRIES:
@@ -203,10 +214,14 @@ class EmbeddedSecretCheck:
                     continue
                 if match.kind == "high_entropy" and not report_entropy:
                     continue
-                yield self._signal(located, index, matches, slot)
+                yield self._signal(located, index, matches, slot, context.surface)
 
     def _split_secret(
-        self, head: LocatedString, located: LocatedString, ignored: frozenset[str]
+        self,
+        head: LocatedString,
+        located: LocatedString,
+        ignored: frozenset[str],
+        surface: str,
     ) -> Iterator[Signal]:
         """A token split over two adjacent values of one object or array:
         ``{"key_prefix": "sk_live_", "key_suffix": "51Hx..."}``. Each half
@@ -221,7 +236,7 @@ class EmbeddedSecretCheck:
             yield Signal(
                 check_id=self.id,
                 rule_id=f"secret.{match.kind}",
-                tier=Tier.SOFT,
+                tier=_tier(match, surface),
                 threat=_THREAT,
                 confidence=round(match.confidence, 4),
                 evidence=f"{match.label}, split over {head.key} and {located.key}: "
@@ -254,6 +269,7 @@ class EmbeddedSecretCheck:
         index: int,
         matches: Sequence[SecretMatch],
         slot: bool,
+        surface: str,
     ) -> Signal:
         match = matches[index]
         confidence = match.confidence
@@ -269,7 +285,7 @@ class EmbeddedSecretCheck:
         return Signal(
             check_id=self.id,
             rule_id=f"secret.{match.kind}",
-            tier=Tier.SOFT,
+            tier=_tier(match, surface),
             threat=_THREAT,
             confidence=round(confidence, 4),
             evidence=evidence,

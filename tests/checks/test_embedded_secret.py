@@ -48,40 +48,60 @@ GITHUB = github()
 AWS_ID = "AKIA" + rand(16, string.ascii_uppercase + "234567")
 PASSWORD = "Zx8!qLp2Wm" + rand(4)
 
+# (where, tool, rule, minimum confidence, tier): a complete value of a
+# format that grants access by itself (a checksum-valid token, a strong
+# password to a real host) is hard; a key id without its secret half, a
+# password of unknown strength and entropy alone are reviewable.
 FIRES = [
-    ("description", tool(f"Deploys with {GITHUB}."), "secret.github_token", 0.9),
-    ("default", tool(token={"type": "string", "default": GITHUB}), "secret.github_token", 0.9),
-    ("enum", tool(key={"type": "string", "enum": ["a", AWS_ID]}), "secret.aws_access_key", 0.6),
-    ("title", {"name": "t", "title": f"Sync ({AWS_ID})"}, "secret.aws_access_key", 0.6),
-    ("property name", tool(**{GITHUB: {"type": "string"}}), "secret.github_token", 0.9),
+    ("description", tool(f"Deploys with {GITHUB}."), "secret.github_token", 0.9, Tier.HARD),
+    (
+        "default",
+        tool(token={"type": "string", "default": GITHUB}),
+        "secret.github_token",
+        0.9,
+        Tier.HARD,
+    ),
+    (
+        "enum",
+        tool(key={"type": "string", "enum": ["a", AWS_ID]}),
+        "secret.aws_access_key",
+        0.6,
+        Tier.SOFT,
+    ),
+    ("title", {"name": "t", "title": f"Sync ({AWS_ID})"}, "secret.aws_access_key", 0.6, Tier.SOFT),
+    ("property name", tool(**{GITHUB: {"type": "string"}}), "secret.github_token", 0.9, Tier.HARD),
     (
         "connection string",
         tool(f"Reads postgres://app:{rand(14)}@db.acme.io/prod."),
         "secret.connection_string",
         0.5,
+        Tier.HARD,
     ),
     (
         "password default",
         tool(password={"type": "string", "default": PASSWORD}),
         "secret.credential_assignment",
         0.5,
+        Tier.SOFT,
     ),
     (
         "opaque api key default",
         tool(api_key={"type": "string", "default": rand(32)}),
         "secret.high_entropy",
         0.4,
+        Tier.SOFT,
     ),
 ]
 
 
-@pytest.mark.parametrize(("where", "spec", "rule", "minimum"), FIRES)
-def test_fires(where: str, spec: dict[str, Any], rule: str, minimum: float) -> None:
+@pytest.mark.parametrize(("where", "spec", "rule", "minimum", "tier"), FIRES)
+def test_fires(where: str, spec: dict[str, Any], rule: str, minimum: float, tier: Tier) -> None:
     report = scan(spec)
-    assert report.verdict is Verdict.REVIEW, where
+    expected = Verdict.QUARANTINE if tier is Tier.HARD else Verdict.REVIEW
+    assert report.verdict is expected, where
     signal = max(report.signals, key=lambda s: s.confidence)
     assert signal.rule_id == rule
-    assert signal.tier is Tier.SOFT
+    assert signal.tier is tier
     assert signal.confidence >= minimum
     assert "[REDACTED_" in signal.evidence
 
