@@ -1151,6 +1151,31 @@ _FOREIGN_PASSWORD_WORDS = (
 _FOREIGN_ASSIGNMENT = re.compile(
     r"(?<![a-z0-9])(?P<word>" + "|".join(_FOREIGN_PASSWORD_WORDS) + ")" + _ASSIGNED_VALUE
 )
+
+
+def _foreign_key_words() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The key and token words of other languages (``secrets/words.json``),
+    longest first so "clave de api" is preferred to "clave", and the plain
+    words for "key" among them."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
+    data = json.loads(where.read_text(encoding="utf-8"))
+    plain = frozenset(word for group in data["plain_key_words"].values() for word in group)
+    words = plain | {word for group in data["key_words"].values() for word in group}
+    return tuple(sorted(words, key=lambda word: (-len(word), word))), plain
+
+
+# The plain word for "key" in each language (``_PLAIN_KEY_WORDS``): a
+# primary key, an idempotency key or a hash follows it as often as a
+# secret does.
+_FOREIGN_KEY_WORDS, _PLAIN_KEY_WORDS = _foreign_key_words()
+# "Токен доступа: ...", "API キー（本番）: ...": up to two words of the
+# language may follow the key word before its value. Bounded, so linear.
+_FOREIGN_KEY_ASSIGNMENT = re.compile(
+    r"(?<![a-z0-9])(?P<word>"
+    + "|".join(re.escape(word) for word in _FOREIGN_KEY_WORDS)
+    + r")(?:[^\S\n]{0,2}[^\sa-z0-9:=\uff1a\"'`]{1,16}){0,2}"
+    + _ASSIGNED_VALUE
+)
 # The literals the credential words of ``_ASSIGNMENT`` begin with.
 _ASSIGNMENT_STARTS = (
     "pass",
@@ -1211,6 +1236,8 @@ def _value_fits_word(word: str, value: str, *, bare: bool) -> bool:
     """
     if word in _PASSWORD_WORDS:
         return not bare or (_character_classes(value) >= 3 and bool(set(value) & _DIGITS))
+    if word in _PLAIN_KEY_WORDS:
+        return _BARE_TOKEN.fullmatch(value) is not None and _character_classes(value) >= 3
     if _LENIENT_WORDS.fullmatch(word):
         if not bare:
             return True
@@ -1621,6 +1648,17 @@ _RULES: tuple[_Rule, ...] = (
         casefold=True,
         on_lowered=True,
         begins=_at(*_FOREIGN_PASSWORD_WORDS),
+    ),
+    # Their key and token words: a token-shaped value only (see
+    # ``_value_fits_word``), as after "api key".
+    _Rule(
+        "credential_assignment",
+        _FOREIGN_KEY_WORDS,
+        _FOREIGN_KEY_ASSIGNMENT,
+        _judge_assignment,
+        casefold=True,
+        on_lowered=True,
+        begins=_at(*_FOREIGN_KEY_WORDS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
     _Rule(
