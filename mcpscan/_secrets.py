@@ -52,6 +52,7 @@ __all__ = [
     "SecretMatch",
     "SecretScan",
     "about_credential",
+    "aws_secret_shaped",
     "base62_crc32",
     "credential_key",
     "credential_value",
@@ -504,6 +505,17 @@ _AWS_SECRET_CUES = (
     "secret key",
 )
 _AWS_SECRET_WINDOW = 120
+
+
+def aws_secret_shaped(value: str) -> bool:
+    """``value`` is, whole, what an AWS secret access key looks like: 40
+    base64 characters of three classes, not a path, not a placeholder."""
+    return (
+        _AWS_SECRET.fullmatch(value) is not None
+        and _character_classes(value) >= 3
+        and value.count("/") <= 3
+        and not _is_placeholder(value)
+    )
 
 
 def _judge_aws_secret(match: re.Match[str], text: str) -> _Judged | None:
@@ -1116,7 +1128,8 @@ _ASSIGNED_VALUE = (
     r"(?:\\?[\"'])?\s{0,3}(?P<sep>[:=\uff1a]|=>|\bis\b|\s)\s{0,3}(?:\\?[\"'`])?"
     # The value is not itself the next credential word: in "api_key:
     # password = ..." the match must start again at "password".
-    r"(?!(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key)\b)"
+    # "api_key: X-API-Key = ..." names a header: the value comes after it.
+    r"(?!(?:x-)?(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
 _ASSIGNMENT = re.compile(
@@ -1398,6 +1411,9 @@ _NOT_A_CREDENTIAL = re.compile(
 
 def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     value = text[match.start("value") : match.end("value")].rstrip(".,;:)]}'\"`")
+    if match.start() and text[match.start() - 1] in "?&":
+        # A query parameter ("?api_key=...&limit=10"): its value ends at "&".
+        value = value.split("&", 1)[0]
     if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
     word = match.group("word")
@@ -1450,9 +1466,7 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
             ASSIGNMENT, "placeholder", "HTTP Basic credentials (placeholder)", start, end
         )
     live = _drawn_password(password)
-    return _Judged(
-        PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end, live
-    )
+    return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end, live)
 
 
 # A percent-encoded run: URL characters and "%XX" escapes, three escapes at
@@ -1796,6 +1810,24 @@ def _encoded_secret(text: str, start: int, value: str, decoded: str) -> SecretMa
     )
 
 
+_HEX_TEXT = re.compile(r"(?:[0-9a-f]{2}){16,}|(?:[0-9A-F]{2}){16,}")
+
+
+def _hex_encoded_secret(text: str, start: int, value: str) -> SecretMatch | None:
+    """A secret written in hex (``4f50454e41495f4150495f4b45593d...``, a
+    .env dumped with ``xxd -p``): the run, when its bytes are printable
+    text holding a real secret. A hash's bytes are not text: one decode."""
+    if not _HEX_TEXT.fullmatch(value):
+        return None
+    decoded = _printable_text(bytes.fromhex(value))
+    if decoded is None:
+        return None
+    found = _encoded_secret(text, start, value, decoded)
+    if found is None:
+        return None
+    return found._replace(label=found.label.replace("base64", "hex"))
+
+
 # Certificates and public keys are published on purpose: their base64
 # lines are not secrets.
 _PUBLIC_PEM = re.compile(
@@ -1883,8 +1915,11 @@ def _entropy_candidate(text: str, match: re.Match[str]) -> SecretMatch | None:
     value = match.group().rstrip("=").strip("/")
     if not ENTROPY_MIN_LENGTH <= len(value) <= ENTROPY_MAX_LENGTH:
         return None
-    if _HEX_OR_UUID.fullmatch(value) or _character_classes(value) < 3:
-        return None  # hashes, UUIDs, numbers, words and identifiers
+    if _HEX_OR_UUID.fullmatch(value):
+        # Hashes and UUIDs; a hex run that decodes to text is a hidden one.
+        return _hex_encoded_secret(text, match.start(), value)
+    if _character_classes(value) < 3:
+        return None  # numbers, words and identifiers
     if value.startswith(_PUBLIC_KEY_PREFIXES):
         return None  # publishable keys are meant to be embedded in pages
     before = text[max(0, match.start() - 12) : match.start()].lower()
@@ -2087,9 +2122,8 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         else:
             confidence = min(confidence, EXAMPLE_CAP)
     basis = "placeholder" if placeholder else judged.basis
-    live = (
-        not (placeholder or example or public)
-        and (judged.live or (confidence >= _LIVE_FLOORS.get(kind, 2.0) and _drawn_value(value)))
+    live = not (placeholder or example or public) and (
+        judged.live or (confidence >= _LIVE_FLOORS.get(kind, 2.0) and _drawn_value(value))
     )
     return SecretMatch(
         judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example, live

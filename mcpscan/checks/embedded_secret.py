@@ -31,6 +31,7 @@ from .._secrets import (
     ENTROPY_WITH_CONTEXT,
     SecretMatch,
     about_credential,
+    aws_secret_shaped,
     credential_key,
     credential_value,
     find_secret_spans,
@@ -174,6 +175,43 @@ def _snippet(text: str, index: int, matches: Sequence[SecretMatch]) -> str:
     return redact_secrets("".join(pieces))
 
 
+_AWS_SECRET_LENGTH = 40
+
+
+class _AwsHalves:
+    """The two halves of an AWS key written in two fields of one definition
+    (``{"access_key_id": "AKIA...", "secret_access_key": "..."}``): each is
+    only reviewable alone, the pair is the whole credential. Remembers the
+    first real key id and the first secret-shaped credential value."""
+
+    def __init__(self) -> None:
+        self.key_id = False
+        self.secret: LocatedString | None = None
+        self.reported = False
+
+    def see_key_id(self, match: SecretMatch) -> None:
+        if match.kind == "aws_access_key" and not (match.placeholder or match.example):
+            self.key_id = True
+
+    def see_value(self, located: LocatedString) -> None:
+        # The length first: nearly every value is not 40 characters long.
+        value = located.raw.strip()
+        if (
+            self.secret is None
+            and len(value) == _AWS_SECRET_LENGTH
+            and credential_key(located.key)
+            and aws_secret_shaped(value)
+        ):
+            self.secret = located
+
+    def pair(self) -> LocatedString | None:
+        """The secret half, once both halves were seen (reported once)."""
+        if self.reported or not self.key_id or self.secret is None:
+            return None
+        self.reported = True
+        return self.secret
+
+
 class EmbeddedSecretCheck:
     """Report credentials embedded in any string of a tool."""
 
@@ -187,7 +225,10 @@ class EmbeddedSecretCheck:
         ignored = frozenset(options.get("ignore_kinds", ()))
         head: LocatedString | None = None
         tries = 0
+        aws = _AwsHalves()
         for located in context.strings:
+            if context.surface == "definition" and not located.is_key:
+                aws.see_value(located)
             if head is not None and _adjacent(head, located):
                 joined = list(self._split_secret(head, located, ignored, context.surface))
                 yield from joined
@@ -210,11 +251,15 @@ class EmbeddedSecretCheck:
                     yield from self._slot_value(located)
                 continue
             for index, match in enumerate(matches):
+                aws.see_key_id(match)
                 if match.placeholder or match.kind in ignored:
                     continue
                 if match.kind == "high_entropy" and not report_entropy:
                     continue
                 yield self._signal(located, index, matches, slot, context.surface)
+        secret = aws.pair()
+        if secret is not None and "aws_secret_key" not in ignored:
+            yield self._aws_pair(secret)
 
     def _split_secret(
         self,
@@ -244,6 +289,21 @@ class EmbeddedSecretCheck:
                 location=redact_secrets(located.location),
                 span=(0, len(located.raw)),
             )
+
+    def _aws_pair(self, secret: LocatedString) -> Signal:
+        value = secret.raw.strip()
+        kind = "aws_secret_key"
+        return Signal(
+            check_id=self.id,
+            rule_id=f"secret.{kind}",
+            tier=Tier.HARD,
+            threat=_THREAT,
+            confidence=0.9,
+            evidence=f"AWS secret access key in {secret.key}, paired with an AWS access key id "
+            f"of the same definition: {redact(value, kind)}",
+            location=redact_secrets(secret.location),
+            span=(secret.raw.index(value), secret.raw.index(value) + len(value)),
+        )
 
     def _slot_value(self, located: LocatedString) -> Iterator[Signal]:
         """A bare value in a credential slot: ``{"password": {"default": "..."}}``."""

@@ -136,6 +136,32 @@ def _base64_env(rng: random.Random) -> tuple[str, str]:
     return blob, blob
 
 
+def _after_prefix(prefix: str, build: Callable[[random.Random], str]) -> Builder:
+    """A token whose documented prefix is eight characters or more
+    (``rubygems_``): the prefix names the format and is printed in labels;
+    the secret is the body after it."""
+
+    def make(rng: random.Random) -> tuple[str, str]:
+        body = build(rng)
+        return prefix + body, body
+
+    return make
+
+
+def _hex_env(rng: random.Random) -> tuple[str, str]:
+    """A .env dumped in hex (``xxd -p``): the hex run must not be shown."""
+    env = f"STRIPE_SECRET=sk_live_{rand(rng, 28)}\n"
+    blob = env.encode().hex()
+    return blob, blob
+
+
+def _foreign_key_word(rng: random.Random) -> tuple[str, str]:
+    """A key after another language's key word ("Токен доступа: ...")."""
+    value = rand(rng, 24) + rng.choice("-_") + rand(rng, 8)
+    word = rng.choice(["Токен доступа", "clave de API", "API キー", "API-Schlüssel", "密钥"])
+    return f"{word}: {value}", value
+
+
 # kind -> builder. Every kind the recognisers know, the formats the issue
 # found unknown (Mailgun, Shopify, Discord, Twilio, quoted passwords), and
 # common providers redaction must hide through its generic rules.
@@ -208,6 +234,23 @@ BUILDERS: dict[str, Builder] = {
         ("Passwort", "Kennwort"), lambda r: rand(r, 10) + "#7" + rand(r, 4)
     ),
     "base64_env": _base64_env,
+    "hex_env": _hex_env,
+    "foreign_key_word": _foreign_key_word,
+    # Provider formats added with the hard tier.
+    "azure_ad_client_secret": _plain(lambda r: f"{rand(r, 3)}8Q~{rand(r, 34, URLSAFE + '.~')}"),
+    "google_oauth_secret": _plain(lambda r: "GOCSPX-" + rand(r, 28, URLSAFE)),
+    "openrouter_api_key": _after_prefix("sk-or-v1-", lambda r: rand(r, 64, HEX)),
+    "new_relic_key": _plain(lambda r: "NRAK-" + rand(r, 27, UPPER_DIGITS)),
+    "sentry_token": _plain(lambda r: "sntryu_" + rand(r, 64, HEX)),
+    "dynatrace_token": _plain(
+        lambda r: f"dt0c01.{rand(r, 24, UPPER_DIGITS)}.{rand(r, 64, UPPER_DIGITS)}"
+    ),
+    "mailchimp_api_key": _plain(lambda r: f"{rand(r, 32, HEX)}-us{r.randrange(1, 21)}"),
+    "circleci_token": _plain(lambda r: f"CCIPAT_{rand(r, 22)}_{rand(r, 40, HEX)}"),
+    "rubygems_api_key": _after_prefix("rubygems_", lambda r: rand(r, 48, HEX)),
+    "age_secret_key": _after_prefix(
+        "AGE-SECRET-KEY-1", lambda r: rand(r, 58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
+    ),
 }
 
 #: Length of the shortest piece of a secret that counts as a leak.

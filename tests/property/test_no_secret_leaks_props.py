@@ -1,6 +1,6 @@
 """No secret reaches any output surface, wherever it sits in the input.
 
-A generated credential of each of 47 kinds (``credentials.BUILDERS``) is
+A generated credential of each of 59 kinds (``credentials.BUILDERS``) is
 placed in each position a tool, a call or a pin carries text (description,
 title, parameter description, default, enum, examples, property name,
 annotations, tag characters, call argument value, argument key, shell command, argv list,
