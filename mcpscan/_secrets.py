@@ -1133,13 +1133,19 @@ _ASSIGNED_VALUE = (
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
 _ASSIGNMENT = re.compile(
-    r"(?<![a-z0-9])(?P<word>password|passwd|pwd|pw|passphrase|passwort|secret|client[_\- ]?secret"
-    r"|api[_\- ]?key|apikey|access[_\- ]?key|secret[_\- ]?key|access[_\- ]?token"
-    r"|auth[_\- ]?(?:token|key)|refresh[_\- ]?token|bearer|token"
+    r"(?P<word>(?<![a-z0-9])(?:password|passwd|pwd|pw|passphrase|passwort|secret"
+    r"|client[_\- ]?secret|api[_\- ]?key|apikey|access[_\- ]?key|secret[_\- ]?key"
+    r"|access[_\- ]?token|auth[_\- ]?(?:token|key)|refresh[_\- ]?token|bearer|token"
     # Keys named for what they are for (a PagerDuty integration key, a
-    # Datadog application key, a signing key); "webhook secret" and
-    # "signing secret" end in "secret", a word of their own.
-    r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key)" + _ASSIGNED_VALUE
+    # Datadog application key, a signing key, a wallet's private key);
+    # "webhook secret" and "signing secret" end in "secret", a word of
+    # their own.
+    r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key|private[_\- ]?key"
+    # "DB_PASS=", "smtp_pass:": only with "=" or ":" (see _value_fits_word).
+    r"|pass)"
+    # Glued to the word before in configuration names: "PGPASSWORD=",
+    # "rootPassword:", "clientSecret:", "webhooksecret=".
+    r"|(?<=[a-z])(?:password|passwd|passphrase|secret))" + _ASSIGNED_VALUE
 )
 # The password word of the other languages the directive work reads
 # (German, French, Spanish, Portuguese, Dutch, Swedish, Polish, Turkish,
@@ -1204,6 +1210,7 @@ _ASSIGNMENT_STARTS = (
     "app",
     "integration",
     "signing",
+    "private",
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
 # value counts: "token (20-character body)" and "token for the API" are prose.
@@ -1249,6 +1256,9 @@ def _value_fits_word(word: str, value: str, *, bare: bool) -> bool:
     """
     if word in _PASSWORD_WORDS:
         return not bare or (_character_classes(value) >= 3 and bool(set(value) & _DIGITS))
+    if word == "pass":
+        # "pass the token", "pass through": only an assignment counts.
+        return not bare and _character_classes(value) >= 3
     if word in _PLAIN_KEY_WORDS:
         return _BARE_TOKEN.fullmatch(value) is not None and _character_classes(value) >= 3
     if _LENIENT_WORDS.fullmatch(word):

@@ -156,9 +156,11 @@ def _hex_env(rng: random.Random) -> tuple[str, str]:
 
 
 def _foreign_key_word(rng: random.Random) -> tuple[str, str]:
-    """A key after another language's key word ("Токен доступа: ...")."""
+    """A key after another language's key word ("clave de API: ..."). The
+    words are ASCII: tag characters, one of the places, carry only ASCII
+    (a dropped "キー" leaves "API : ...", no key word at all)."""
     value = rand(rng, 24) + rng.choice("-_") + rand(rng, 8)
-    word = rng.choice(["Токен доступа", "clave de API", "API キー", "API-Schlüssel", "密钥"])
+    word = rng.choice(["clave de API", "chave de API", "chiave API", "klucz API", "jeton"])
     return f"{word}: {value}", value
 
 
