@@ -1128,8 +1128,11 @@ _ASSIGNED_VALUE = (
     r"(?:\\?[\"'])?\s{0,3}(?P<sep>[:=\uff1a]|=>|\bis\b|\s)\s{0,3}(?:\\?[\"'`])?"
     # The value is not itself the next credential word: in "api_key:
     # password = ..." the match must start again at "password".
-    # "api_key: X-API-Key = ..." names a header: the value comes after it.
-    r"(?!(?:x-)?(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key)\b)"
+    # "api_key: X-API-Key = ..." and "api_key: integration key = ..." name
+    # the credential again: its value comes after the second name.
+    r"(?!(?:x-)?(?:password|passwd|passphrase|passwort|kennwort|secret|token|api[_\-]?key"
+    r"|(?:integration|signing|private|app(?:lication)?|auth|access)[_\- ]?key"
+    r"|(?:auth|access|refresh)[_\- ]?token|client[_\- ]?secret|bearer)\b)"
     r"(?P<value>[a-z0-9!#$%&*+,./:;=?@^_|~\-]{8,256})"
 )
 _ASSIGNMENT = re.compile(
