@@ -543,7 +543,11 @@ def _judge_github_classic(match: re.Match[str], _text: str) -> _Judged:
         return _judged(match, CHECKSUM, "checksum", "GitHub token, checksum valid")
     # Every token GitHub has issued since 2021 carries the checksum: a
     # mismatch means a hand-made value, still worth a look but not proof.
-    return _judged(match, PREFIX_BAD_CHECKSUM, "prefix", "GitHub token shape, checksum invalid")
+    # A person cannot check a CRC: a whole token of the issued length is
+    # handled as live all the same (a drawn body, not an example).
+    label = "GitHub token shape, checksum invalid"
+    live = len(body) == _GITHUB_CLASSIC_BODY
+    return _Judged(PREFIX_BAD_CHECKSUM, "prefix", label, match.start(), match.end(), live)
 
 
 _GITHUB_PAT = re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{40,255}(?![A-Za-z0-9_])")
@@ -685,7 +689,9 @@ def _judge_npm(match: re.Match[str], _text: str) -> _Judged:
     # base-62 CRC32 of them.
     if base62_crc32(body[:30]) == body[30:]:
         return _judged(match, CHECKSUM, "checksum", "npm token, checksum valid")
-    return _judged(match, PREFIX_BAD_CHECKSUM, "prefix", "npm token shape, checksum invalid")
+    # As a GitHub token's: the issued length, whatever the checksum, is live.
+    label = "npm token shape, checksum invalid"
+    return _Judged(PREFIX_BAD_CHECKSUM, "prefix", label, match.start(), match.end(), True)
 
 
 # "AgEIcHlwaS5vcmc" is the base64 start of a macaroon whose location is
@@ -2135,8 +2141,10 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         else:
             confidence = min(confidence, EXAMPLE_CAP)
     basis = "placeholder" if placeholder else judged.basis
-    live = not (placeholder or example or public) and (
-        judged.live or (confidence >= _LIVE_FLOORS.get(kind, 2.0) and _drawn_value(value))
+    live = (
+        not (placeholder or example or public)
+        and (judged.live or confidence >= _LIVE_FLOORS.get(kind, 2.0))
+        and (kind in _SELF_JUDGED or _drawn_value(value))
     )
     return SecretMatch(
         judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example, live
