@@ -1430,8 +1430,11 @@ _NOT_A_CREDENTIAL = re.compile(
 
 def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     value = text[match.start("value") : match.end("value")].rstrip(".,;:)]}'\"`")
+    written = value
     if match.start() and text[match.start() - 1] in "?&":
-        # A query parameter ("?api_key=...&limit=10"): its value ends at "&".
+        # A query parameter ("?api_key=...&limit=10"): its value ends at
+        # "&"; the rest of the query still says whether the URL is a
+        # documentation example ("...&issuer=Example").
         value = value.split("&", 1)[0]
     if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
@@ -1440,7 +1443,7 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
         return None
     start = match.start("value")
     end = start + len(value)
-    if _is_placeholder(value):
+    if _is_placeholder(written):
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
     live = _sent_as_header(word, text, match.start()) and _issued_token(value)
     return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end, live)
