@@ -2134,8 +2134,7 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
         or (kind not in _SELF_JUDGED and _is_placeholder(_strip_prefix(value)))
     )
     confidence = judged.confidence
-    public = _said_public(text, judged.start, judged.end)
-    if judged.basis in _SHAPE_BASES and public:
+    if judged.basis in _SHAPE_BASES and _said_public(text, judged.start, judged.end):
         confidence = min(confidence, EXAMPLE_CAP)
     example = _introduced_as_example(text, judged.start)
     if example:
@@ -2145,9 +2144,12 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
             confidence = min(confidence, EXAMPLE_CAP)
     basis = "placeholder" if placeholder else judged.basis
     live = (
-        not (placeholder or example or public)
+        not (placeholder or example)
         and (judged.live or confidence >= _LIVE_FLOORS.get(kind, 2.0))
         and (kind in _SELF_JUDGED or _drawn_value(value))
+        # A verified value said to be public (Supabase's anon JWT "safe for
+        # browsers") keeps its confidence but is no live secret.
+        and not _said_public(text, judged.start, judged.end)
     )
     return SecretMatch(
         judged.start, judged.end, kind, confidence, basis, judged.label, placeholder, example, live
