@@ -1150,6 +1150,10 @@ _ASSIGNMENT = re.compile(
     # "webhook secret" and "signing secret" end in "secret", a word of
     # their own.
     r"|app(?:lication)?[_\- ]?key|integration[_\- ]?key|signing[_\- ]?key|private[_\- ]?key"
+    # A PagerDuty routing key, a Segment write key, an Algolia admin key, a
+    # Meilisearch master key, an FCM server key: token-shaped values only
+    # ("routing_key: orders.created" is a queue's routing).
+    r"|(?:routing|service|write|ingest|master|admin|server)[_\- ]?key"
     # "DB_PASS=", "smtp_pass:": only with "=" or ":" (see _value_fits_word).
     r"|pass)"
     # Glued to the word before in configuration names: "PGPASSWORD=",
@@ -1220,6 +1224,13 @@ _ASSIGNMENT_STARTS = (
     "integration",
     "signing",
     "private",
+    "routing",
+    "service",
+    "write",
+    "ingest",
+    "master",
+    "admin",
+    "server",
 )
 # After a bare space ("Bearer abc...", "token abc..."), only a token-shaped
 # value counts: "token (20-character body)" and "token for the API" are prose.

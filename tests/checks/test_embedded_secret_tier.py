@@ -136,6 +136,12 @@ SOFT = {
     "russian token word": tool(f"Токен доступа: {rand(40)}"),
     "japanese key word": tool(f"API キー: {rand(32)}"),
     "turkish key word": tool(f"API anahtarı: {rand(32)}"),
+    "password glued to a config name": tool(f"PGPASSWORD={rand(14)} psql -h db"),
+    "camel-case password key": tool(f"rootPassword: {rand(12)}!"),
+    "short pass key": tool(f"DB_PASS={rand(12)}#"),
+    "wallet private key": tool(f"private_key: {rand(64, HEX)}"),
+    "pagerduty routing key": tool(f"pagerduty_configs:\n  - routing_key: {rand(32, HEX)}"),
+    "algolia admin key": tool(f"Algolia admin key = {rand(32)}"),
 }
 
 QUIET = {
@@ -155,6 +161,11 @@ QUIET = {
     "bearer variable": tool("curl -H 'Authorization: Bearer $TOKEN' https://api.acme.io"),
     "hash after a plain key word": tool(f"clave: {rand(40, HEX)}"),
     "idempotency key": tool(f"clave de idempotencia: {rand(32, HEX)}"),
+    "routing key of a queue": tool("routing_key: orders.created"),
+    "boarding pass": tool("Boarding pass: ABC123XY"),
+    "otpauth example uri": tool(
+        "e.g. otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example"
+    ),
     "hex of public text": tool("Banner: " + b"Welcome to the public status page.".hex()),
 }
 
