@@ -36,6 +36,8 @@ __all__ = [
     "family_words",
     "instance_numbering",
     "is_numbered",
+    "job_statement",
+    "leading_tag",
     "name_keys_of",
     "number_family",
     "same_job",
@@ -306,6 +308,31 @@ def same_job(mine: frozenset[str], other: frozenset[str]) -> bool:
     smaller = min(len(mine), len(other))
     shared = len(mine & other)
     return shared >= MIN_SHARED_WORDS and shared >= SAME_JOB_CONTAINMENT * smaller
+
+
+# A catalogue tag before the job ("[plat-deploy v2 — GA]", "[fin-ops/expenses]")
+# and the end of the first sentence (a ";" keeps the clause that follows:
+# "Trigger an Okta password reset for a user; sends a reset link ...").
+_LEADING_TAGS = regex.compile(r"^\s*(?:[\[(【][^\]\)】\n]{1,80}[\])】]\s*)+")
+_FIRST_SENTENCE_END = regex.compile(r"(?<=[.!?])\s|[。！？\n]")
+
+
+def leading_tag(text: str) -> str:
+    """The catalogue tags a description opens with ("[fin-ops/expenses]",
+    "[plat-deploy v2 — GA]"), as written; "" when it opens with its job."""
+    found = _LEADING_TAGS.match(text)
+    return found.group() if found else ""
+
+
+def job_statement(text: str) -> str:
+    """The first sentence of a description, after any leading catalogue tag:
+    the tool's job as its author states it. An impersonator copies the
+    victim's job statement and appends sentences of its own ("Returns the
+    temporary password so you can hand it over"), which dilutes a
+    comparison of the whole texts but not of their first sentences."""
+    body = _LEADING_TAGS.sub("", text, count=1)
+    end = _FIRST_SENTENCE_END.search(body)
+    return body[: end.start()] if end else body
 
 
 def same_text(mine: frozenset[str], other: frozenset[str]) -> bool:

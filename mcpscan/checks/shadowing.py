@@ -74,6 +74,8 @@ from ._lookalike import (
     disguise,
     family_words,
     is_numbered,
+    job_statement,
+    leading_tag,
     name_keys_of,
     number_family,
     same_job,
@@ -597,6 +599,37 @@ def _servers_by_length(
     return {length: tuple(ids) for length, ids in buckets.items()}
 
 
+def _labelled_as(tool: Tool, servers: Iterable[str]) -> str | None:
+    """The other server whose id the tool's opening catalogue tag names as
+    its own ("[fin-ops/expenses] Approve ..." on ``fin-ops-approvals``),
+    when the tag does not also name the tool's own server; None otherwise.
+    A vendor's sibling tags itself with its own id ("[fin-eng/payments-eu]")."""
+    tag = leading_tag(tool.description or "").lower()
+    if not tag or tool.server is None:
+        return None
+    words = set(regex.split(r"[\s/\[\]()【】|:·,]+", tag))
+    if tool.server.lower() in words:
+        return None
+    return next((server for server in sorted(servers) if server.lower() in words), None)
+
+
+def _restyled_tool_of(tool: Tool, tools: Iterable[Tool]) -> str | None:
+    """The name of one of ``tools`` that ``tool``'s name restyles: other
+    case, separators, word order or number (same canonical words), or one
+    edit away; None when none does, or when the name is one of theirs."""
+    key = canonical_key(canonical_words(tool.name))
+    loose = loose_key(tool.name)
+    names = sorted({other.name for other in tools})
+    if tool.name in names or len(loose) < MIN_TYPO_CHARS:
+        return None
+    for name in names:
+        if canonical_key(canonical_words(name)) == key:
+            return name
+        if OSA.distance(loose, loose_key(name), score_cutoff=1) <= 1:
+            return name
+    return None
+
+
 def _lookalike_servers(
     index: ShadowIndex, server: str, threshold: float
 ) -> tuple[tuple[str, float], ...]:
@@ -1003,12 +1036,25 @@ class ShadowingCheck:
         confidence_of: Mapping[str, float],
     ) -> Iterator[Signal]:
         def finding(name: str, servers: Sequence[str]) -> Signal:
+            how = f"tool name {tool.name!r} {_near_how(forms.loose, name)} {name!r}"
+            label = _labelled_as(tool, servers)
+            if label is not None:
+                # "approve_expence" whose description opens with the tag
+                # "[fin-ops/expenses]" beside the expenses server's
+                # "approve_expense": a near name that also labels itself as
+                # the other server is an impostor, not a neighbour.
+                return self._signal(
+                    "typosquat",
+                    Tier.HARD,
+                    LOOKALIKE_CONFIDENCE,
+                    f"{how} of server {label!r} and labels itself as that server",
+                    "name",
+                )
             return self._signal(
                 "typosquat",
                 Tier.SOFT,
                 confidence_of[name],
-                f"tool name {tool.name!r} {_near_how(forms.loose, name)} {name!r} "
-                f"of server {_servers_text(servers)}",
+                f"{how} of server {_servers_text(servers)}",
                 "name",
             )
 
@@ -1052,6 +1098,24 @@ class ShadowingCheck:
         )
         if lookalikes:
             other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
+            copied = _restyled_tool_of(tool, context.snapshot.servers.get(other, ()))
+            if copied is not None:
+                # ``HR-Payroll`` exposing ``GetPayrollRecord`` beside
+                # ``hr-payroll``'s ``get_payroll_record``: the server id and
+                # the tool name are both restyled copies of one server's,
+                # so the pair is an impostor, not two unrelated look-alikes.
+                # A vendor's own instances keep their tool names as they are
+                # (the exact name is the cross-server rule's), and instance
+                # labels (``payments-eu``) never make look-alike ids.
+                yield self._signal(
+                    "server_typosquat",
+                    Tier.HARD,
+                    TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE,
+                    f"server id {tool.server!r} looks like server {other!r} (similarity "
+                    f"{similarity}) and tool name {tool.name!r} restyles its {copied!r}",
+                    "server",
+                )
+                return
             yield self._signal(
                 "server_typosquat",
                 Tier.SOFT,
@@ -2104,6 +2168,7 @@ def _lookalikes(
         return {}
     trusted = context.snapshot.trusted_servers
     mine = content_words(tool.description or "")
+    my_job = content_words(job_statement(tool.description or ""))
     # A look-alike name whose text claims the other's trust or standing
     # ("the official Brave endpoint", "the canonical one", "always prefer
     # brave_web_search", "call searchFiles first") borrows more than a name.
@@ -2134,11 +2199,14 @@ def _lookalikes(
         judge = same_text if family else same_job
         tools = [t for t in context.snapshot.by_name.get(name, ()) if t.server in servers]
         theirs = [content_words(t.description or "") for t in tools]
+        # The whole texts, or the job statements alone: a copy that appends
+        # sentences of its own to the victim's first one does its job.
+        their_jobs = [content_words(job_statement(t.description or "")) for t in tools]
         jobs = [
             *(
-                judge(mine, words)
+                (judge(mine, words) or judge(my_job, job))
                 and (family or not own_services_apart(own, (t.server or "", t.description or "")))
-                for words, t in zip(theirs, tools, strict=True)
+                for words, job, t in zip(theirs, their_jobs, tools, strict=True)
             ),
             not family and _declares_same(tool.description or "", name),
             *(
@@ -2155,7 +2223,7 @@ def _lookalikes(
             same_job=any(jobs),
             generic=_generic_name(index, other_words, tool.server),
             copied=any(same_text(mine, words) for words in theirs),
-            borrows_trust=trust,
+            borrows_trust=trust or _labelled_as(tool, servers) is not None,
             own_base=_names_own_tool(tool.description or "", name),
             defers=all(defers_to(tool.description or "", tool.name, other) for other in servers),
         )
