@@ -34,6 +34,7 @@ __all__ = [
     "content_words",
     "disguise",
     "family_words",
+    "fold_arabic",
     "instance_numbering",
     "is_numbered",
     "job_statement",
@@ -75,8 +76,25 @@ MIN_SHARED_WORDS = 2
 _SERVER_FILLER = frozenset({"server", "mcp", "service", "srv", "app"})
 
 
+# Arabic vowel marks (harakat, Quranic annotation marks) and the tatweel
+# are optional in writing: "أَرسِل_رِسالة" is "أرسل_رسالة" with marks added,
+# read alike and compare unequal as code points. Only the marks are
+# folded: letters stay letters (the hamza forms of alef are spellings of
+# their own, and two vendors may each use one).
+_ARABIC_MARKS = regex.compile(r"[\u0640\u064b-\u065f\u0670\u06d6-\u06ed]")
+_ARABIC = regex.compile(r"[\u0600-\u06ff]")
+
+
+def fold_arabic(text: str) -> str:
+    """``text`` without Arabic vowel marks and tatweel (unchanged when it
+    has no Arabic letter)."""
+    if _ARABIC.search(text) is None:
+        return text
+    return _ARABIC_MARKS.sub("", text)
+
+
 def _fold(text: str) -> str:
-    return text.lower() if text.isascii() else confusable_skeleton(text)
+    return text.lower() if text.isascii() else fold_arabic(confusable_skeleton(text))
 
 
 def _split(name: str) -> list[str]:

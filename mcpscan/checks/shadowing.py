@@ -73,6 +73,7 @@ from ._lookalike import (
     content_words,
     disguise,
     family_words,
+    fold_arabic,
     is_numbered,
     job_statement,
     leading_tag,
@@ -249,7 +250,7 @@ def _fold_text(text: str) -> str:
     """The form text is matched in: its confusable skeleton (ASCII: lower case)."""
     if text.isascii():
         return text.lower()
-    return confusable_skeleton(text)
+    return fold_arabic(confusable_skeleton(text))
 
 
 def _lookalike_characters(name: str) -> str:
