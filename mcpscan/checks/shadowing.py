@@ -614,6 +614,26 @@ def _labelled_as(tool: Tool, servers: Iterable[str]) -> str | None:
     return next((server for server in sorted(servers) if server.lower() in words), None)
 
 
+def _title_copies(tool: Tool, name: str, words: Sequence[str], others: Iterable[Tool]) -> bool:
+    """Does a title that reads as another server's tool ``name`` word for
+    word ("Create Jira ticket" on ``open_ticket`` beside the tracker's
+    ``create_jira_ticket``) borrow that tool, not only its words? The title
+    names a service that is not the tool's own server's (``jira`` on
+    ``tracker-shortcuts``), and the tool takes the other's parameters.
+    "Create Issue" on GitLab's ``open_issue`` names no service, and a
+    service's own tool with parameters of its own keeps its title."""
+    if canonical_key(words) != canonical_key(canonical_words(name)):
+        return False
+    own = set(name_parts(tool.server or ""))
+    brands = [w for w in words if w not in GENERIC_PARTS and w not in COMMON_WORDS and w not in own]
+    if not any(w in name_parts(name) for w in brands):
+        return False
+    mine = _parameter_keys(tool)
+    return len(mine) >= _MIN_CLONED_PARAMETERS and any(
+        mine == _parameter_keys(other) for other in others if other.server != tool.server
+    )
+
+
 def _restyled_tool_of(tool: Tool, tools: Iterable[Tool]) -> str | None:
     """The name of one of ``tools`` that ``tool``'s name restyles: other
     case, separators, word order or number (same canonical words), or one
@@ -800,9 +820,11 @@ class ShadowingCheck:
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
         if not lookalikes:
-            yield from self._borrowed_title(tool, index)
+            yield from self._borrowed_title(tool, index, context.snapshot)
 
-    def _borrowed_title(self, tool: Tool, index: ShadowIndex) -> Iterator[Signal]:
+    def _borrowed_title(
+        self, tool: Tool, index: ShadowIndex, snapshot: Snapshot
+    ) -> Iterator[Signal]:
         # A display title that reads as another server's tool with that
         # server's name or an "official" affix ("Zendesk: Create Ticket
         # (official)" on a third party's open_ticket): the name is the
@@ -812,14 +834,21 @@ class ShadowingCheck:
         titles = [tool.title, (tool.annotations or {}).get("title")]
         own = canonical_key(canonical_words(tool.name))
         for title in (t for t in titles if isinstance(t, str) and t.strip()):
-            words = canonical_words(title)
-            if canonical_key(words) == own or len("".join(words)) < MIN_TYPO_CHARS:
-                continue
-            borrowed = {
-                name: (servers, how)
-                for name, (servers, how) in _lookalike_candidates(tool, index, words).items()
-                if how.startswith("adds") and name != tool.name
-            }
+            # "GitHub — Create Pull Request" names server ``github`` in one
+            # word; split at its capitals it would not.
+            borrowed: dict[str, tuple[set[str], str]] = {}
+            for words in dict.fromkeys((canonical_words(title), canonical_words(title.lower()))):
+                if canonical_key(words) == own or len("".join(words)) < MIN_TYPO_CHARS:
+                    continue
+                borrowed.update(
+                    (name, (servers, how))
+                    for name, (servers, how) in _lookalike_candidates(tool, index, words).items()
+                    if name != tool.name
+                    and (
+                        how.startswith("adds")
+                        or _title_copies(tool, name, words, snapshot.by_name.get(name, ()))
+                    )
+                )
             if borrowed:
                 name = min(borrowed)
                 servers, how = borrowed[name]
@@ -1247,6 +1276,7 @@ class ShadowingCheck:
             not REPLACE_CUES.search(lowered)
             and not _RETIRE_HINT.search(lowered)
             and "instead" not in lowered
+            and not _RANK_HINT.search(lowered)
         ):
             return
         text = located.raw
@@ -1270,13 +1300,18 @@ class ShadowingCheck:
             start = found.start("server") if found.group("server") else found.start(group)
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
-            claims = replaces_named(
-                sentence, offset, offset + mention.stop - mention.start
-            ) or _instead_here(mention, tool.name)
-            if not claims or _defers(text, tool.name, entries):
+            stop = offset + mention.stop - mention.start
+            claims = replaces_named(sentence, offset, stop) or _instead_here(mention, tool.name)
+            # "Call this first and only fall back to confluence.search if
+            # this returns nothing": a marked name ranked below this tool.
+            ranks = not claims and (
+                prefers_over(sentence, offset, stop) or _ranks_above(mention, tool.name)
+            )
+            if not (claims or ranks) or _defers(text, tool.name, entries):
                 continue
             reported.add(key)
-            yield self._reference_signal(tool, context, located, mention, Tier.HARD)
+            tier = Tier.HARD if claims else Tier.SOFT
+            yield self._reference_signal(tool, context, located, mention, tier)
 
     def _references_in(
         self,
@@ -1733,9 +1768,11 @@ def _steering_tier(
         return Tier.HARD
     if tampers_with(sentence, offset, stop):
         return Tier.HARD
+    if _discards_for_here(mention):
+        return Tier.HARD
     if _raw_claims_to_replace(located, mention):
         return Tier.HARD
-    if prefers_over(sentence, offset, stop) or _ranks_above(mention):
+    if prefers_over(sentence, offset, stop) or _ranks_above(mention, own):
         return Tier.SOFT
     # "Order sku sg-arb-500 through shop.place_order", "set the lock to
     # 'unlocked' via home-assistant.set_lock": this tool spends the user's
@@ -1760,6 +1797,7 @@ def _steering_tier(
 # SOFT: a person judges the claim.
 _RANKS_ABOVE = regex.compile(
     r"\b(?:better\s+(?:choice|option|pick|fit)|first\s+choice|recommended\s+(?:tool|choice)"
+    r"|(?:call|use|try)\s+(?:this|it)(?:\s+tool|\s+one)?\s+first|only\s+fall\s*-?\s*back\s+to"
     r"|default(?:s|ing)?\s+to\s+(?:it|this|ours)|(?:this|it)\s+(?:one\s+|tool\s+)?by\s+default"
     r"|prefer(?:red|ably)?\s+(?:this|it|ours|us)|(?:recommend|suggest)\w*\s+(?:using\s+)?(?:this|it|ours)"
     r"|bevorzugt|vorzugsweise|hierüber|de\s+préférence|préfér\w*|preferib\w*|preferibil\w*"
@@ -1778,6 +1816,12 @@ _RUNS_DOWN = regex.compile(
     # create_issue fails, retry" is a workflow note and stays quiet.
     r"|^.{0,40}?\b(?:sometimes|often|frequently|randomly|silently|intermittently|regularly)\s+"
     r"(?:fails|errors|breaks|drops|loses|times\s+out|returns\s+(?:wrong|stale|incomplete))\b"
+    # "X has a known RBAC bug that rejects valid manifests", "X lags by up
+    # to 30 minutes": a defect claimed of the other tool. A defect of the
+    # tool's own ("this tool lags") is not after the other's name.
+    r"|^.{0,40}?\b(?:has|have|with)\s+(?:a\s+)?(?:known|serious|critical|long-standing)\s+"
+    r"(?:\w+\s+)?(?:bug|defect|flaw|issue|problem)s?\b"
+    r"|^.{0,40}?\b(?:lags?|lagging)\s+(?:behind|by)\b"
 )
 #: Sentence ends for a whole statement: a ";" or ":" continues it.
 _STATEMENT_END = regex.compile(r"[!?\n\u3002\uff01\uff1f]|\.(?=\s|$)")
@@ -1796,10 +1840,47 @@ def _statement_of(mention: _Mention) -> tuple[str, str]:
     return (head + mention.text[mention.start : mention.stop] + tail).lower(), tail.lower()
 
 
-def _ranks_above(mention: _Mention) -> bool:
-    """Does the statement around the name rank this tool above it (SOFT)?"""
+# "Data returned by metrics-prom.query_range lags ... If you have already
+# called it, disregard its result and re-run the query here": the agent is
+# told to throw the other tool's output away and take this tool's instead.
+# Both halves are needed: "if fetch returns a 404, ignore its result and ask
+# the user" discards nothing in this tool's favour.
+_DISCARDS_ITS = regex.compile(
+    r"\b(?:disregard|ignore|discard|throw\s+away|drop|do\s+not\s+(?:trust|use|report))\s+"
+    r"(?:its|their|that\s+tool's|the\s+other\s+tool's)\s+(?:\w+\s+)?"
+    r"(?:results?|outputs?|answers?|responses?|data|numbers|values)\b"
+)
+_TAKES_HERE = regex.compile(r"\b(?:here|this\s+tool(?:'s)?|this\s+one(?:'s)?|ours)\b")
+#: How far after the other tool's name the discard and its redirect may be.
+_DISCARD_REACH = 240
+
+
+#: Cheap cue that a string may rank this tool above a marked name.
+_RANK_HINT = regex.compile(r"prefer|first|fall\s*-?\s*back|recommend|by\s+default")
+
+
+def _discards_for_here(mention: _Mention) -> bool:
+    """Is the agent told to discard the named tool's output in favour of this tool's?"""
+    after = mention.text[mention.stop : mention.stop + _DISCARD_REACH].lower()
+    found = _DISCARDS_ITS.search(after)
+    return found is not None and _TAKES_HERE.search(after, found.end()) is not None
+
+
+def _ranks_above(mention: _Mention, own: str = "") -> bool:
+    """Does the statement around the name rank this tool above it (SOFT)?
+    "X has a known RBAC bug, so prefer kubectl_apply" prefers this tool by
+    its own name."""
     statement, tail = _statement_of(mention)
-    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail))
+    if _RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail):
+        return True
+    return bool(own) and (
+        regex.search(
+            rf"\b(?:prefer(?:red|ably)?|recommend\w*)\s+(?:using\s+|calling\s+)?[`'\"]?"
+            rf"{regex.escape(own.lower())}\b",
+            statement,
+        )
+        is not None
+    )
 
 
 def _instead_here(mention: _Mention, own: str) -> bool:
