@@ -42,6 +42,7 @@ __all__ = [
     "out_of_service_words",
     "own_scope",
     "own_services_apart",
+    "steering_words",
     "this_tool_words",
     "unbranded_copy",
 ]
@@ -294,6 +295,12 @@ class _Vocabulary:
     out_of_service: PhraseSet
     #: "this tool", "本工具", "cette outil": the scanned tool naming itself.
     this_tool: PhraseSet
+    #: "known bug", "lags behind", "已知缺陷": a defect claimed of a tool.
+    defect: PhraseSet
+    #: "disregard its result", "結果を無視": throwing a tool's output away.
+    discard: PhraseSet
+    #: "here", "this tool", "aquí", "本工具": where the calls are sent.
+    here: PhraseSet
 
 
 @attrs.frozen
@@ -379,6 +386,7 @@ def _vocabulary() -> _Vocabulary:
     retire: set[str] = set()
     out_of_service: set[str] = set()
     this_tool: set[str] = set()
+    steering: dict[str, set[str]] = {"defect": set(), "discard": set(), "here": set()}
     for name, data in _vocabulary_files():
         region.update(word.lower() for word in _phrases(name, data, "region"))
         environment.update(word.lower() for word in _phrases(name, data, "environment"))
@@ -386,6 +394,8 @@ def _vocabulary() -> _Vocabulary:
         retire.update(phrase.lower() for phrase in _phrases(name, data, "retire"))
         out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
         this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
+        for key, phrases in steering.items():
+            phrases.update(p.lower() for p in _phrases(name, data, key))
     # Longest first, so a phrase is not cut short by one it extends.
     patterns = [_phrase_pattern(p) for p in sorted(retire, key=lambda p: (-len(p), p))]
     return _Vocabulary(
@@ -395,12 +405,23 @@ def _vocabulary() -> _Vocabulary:
         retire=regex.compile("|".join(patterns) or "(?!)", regex.IGNORECASE),
         out_of_service=PhraseSet.of(retire | out_of_service),
         this_tool=PhraseSet.of(this_tool),
+        defect=PhraseSet.of(steering["defect"]),
+        discard=PhraseSet.of(steering["discard"]),
+        here=PhraseSet.of(steering["here"]),
     )
 
 
 def out_of_service_words() -> PhraseSet:
     """Phrases that say a tool is out of service, in every lexicon language."""
     return _vocabulary().out_of_service
+
+
+def steering_words() -> tuple[PhraseSet, PhraseSet, PhraseSet]:
+    """Phrases that run another tool down ("known bug"), discard its output
+    ("disregard its result") and name where calls go instead ("here"), in
+    every lexicon language."""
+    vocabulary = _vocabulary()
+    return vocabulary.defect, vocabulary.discard, vocabulary.here
 
 
 def this_tool_words() -> PhraseSet:

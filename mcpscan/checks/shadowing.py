@@ -64,6 +64,7 @@ from ._collision import (
     out_of_service_words,
     own_scope,
     own_services_apart,
+    steering_words,
     this_tool_words,
     unbranded_copy,
 )
@@ -1855,15 +1856,23 @@ _TAKES_HERE = regex.compile(r"\b(?:here|this\s+tool(?:'s)?|this\s+one(?:'s)?|our
 _DISCARD_REACH = 240
 
 
+#: How far after the other tool's name a defect claimed of it may start.
+_DEFECT_REACH = 40
 #: Cheap cue that a string may rank this tool above a marked name.
 _RANK_HINT = regex.compile(r"prefer|first|fall\s*-?\s*back|recommend|by\s+default")
 
 
 def _discards_for_here(mention: _Mention) -> bool:
-    """Is the agent told to discard the named tool's output in favour of this tool's?"""
+    """Is the agent told to discard the named tool's output in favour of
+    this tool's? In English by pattern, in every lexicon language by its
+    ``discard`` and ``here`` phrases."""
     after = mention.text[mention.stop : mention.stop + _DISCARD_REACH].lower()
     found = _DISCARDS_ITS.search(after)
-    return found is not None and _TAKES_HERE.search(after, found.end()) is not None
+    if found is not None and _TAKES_HERE.search(after, found.end()) is not None:
+        return True
+    _defect, discard, here = steering_words()
+    starts = discard.starts(after)
+    return bool(starts) and any(at > min(starts) for at in here.starts(after))
 
 
 def _ranks_above(mention: _Mention, own: str = "") -> bool:
@@ -1872,6 +1881,11 @@ def _ranks_above(mention: _Mention, own: str = "") -> bool:
     its own name."""
     statement, tail = _statement_of(mention)
     if _RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail):
+        return True
+    # A defect claimed right after the other tool's name, in any language:
+    # "la ricerca di Confluence (search) restituisce risultati incompleti".
+    defect, _discard, _here = steering_words()
+    if any(at <= _DEFECT_REACH for at in defect.starts(tail)):
         return True
     return bool(own) and (
         regex.search(
