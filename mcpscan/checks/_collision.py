@@ -42,6 +42,7 @@ __all__ = [
     "out_of_service_words",
     "own_scope",
     "own_services_apart",
+    "steering_words",
     "this_tool_words",
     "unbranded_copy",
 ]
@@ -140,7 +141,13 @@ _CONDITION = regex.compile(
     r"|para\s+(?:esos|esas|estos|estas|eso|ellos|ellas)|pour\s+(?:ceux|celles|cela|ça)(?:-ci|-là)?"
     r"|für\s+(?:diese|jene|solche)|dafür|per\s+(?:quelli|quelle|questi|queste)"
     r"|dla\s+(?:nich|tych)|для\s+(?:них|этого|этих|таких)|bunlar\s+için|voor\s+(?:die|deze))\b"
-    r"|如需|如果|如|若|否则|場合|なら|には|경우|려면|(?<=\w)면\b",
+    r"|如需|如果|如|若|否则|場合|なら|には|경우|려면|(?<=\w)면\b"
+    # A clause that opens on the cases it hands over: "Only for internal
+    # repos; for public github.com repositories use the github server's
+    # create_issue". "For every issue use this" is no scope (and a use of
+    # this tool is skipped before the condition is asked).
+    r"|(?:^|[;；:,，]\s*)(?:for|para|pour|für|per|dla|для|voor)\s+"
+    r"(?!(?:this|it|all|every|any|each|todos?|todas?|tous|toutes?|alle?|tutti|wszystk\w*|все\w*)\b)\w",
     regex.IGNORECASE,
 )
 _CHOOSES_BETWEEN = regex.compile(
@@ -276,12 +283,24 @@ class _Vocabulary:
     """
 
     region: frozenset[str]
+    #: Labels of one vendor's deployment instances (``deploy-staging``
+    #: beside ``deploy-prod``, ``erp-homologacao``): siblings like regions.
+    environment: frozenset[str]
+    #: Words an impostor adds to borrow standing ("official", "oficial",
+    #: "verifiziert", "公式"): never the name of a service of its own.
+    affix: frozenset[str]
     retire: regex.Pattern[str]
     #: "disabled", "unsupported", "no longer maintained", "已停用", the
     #: retire phrases too: a tool said to be out of service.
     out_of_service: PhraseSet
     #: "this tool", "本工具", "cette outil": the scanned tool naming itself.
     this_tool: PhraseSet
+    #: "known bug", "lags behind", "已知缺陷": a defect claimed of a tool.
+    defect: PhraseSet
+    #: "disregard its result", "結果を無視": throwing a tool's output away.
+    discard: PhraseSet
+    #: "here", "this tool", "aquí", "本工具": where the calls are sent.
+    here: PhraseSet
 
 
 @attrs.frozen
@@ -362,27 +381,47 @@ def _phrase_pattern(phrase: str) -> str:
 @functools.cache
 def _vocabulary() -> _Vocabulary:
     region: set[str] = set()
+    environment: set[str] = set()
+    affix: set[str] = set()
     retire: set[str] = set()
     out_of_service: set[str] = set()
     this_tool: set[str] = set()
+    steering: dict[str, set[str]] = {"defect": set(), "discard": set(), "here": set()}
     for name, data in _vocabulary_files():
         region.update(word.lower() for word in _phrases(name, data, "region"))
+        environment.update(word.lower() for word in _phrases(name, data, "environment"))
+        affix.update(word.lower() for word in _phrases(name, data, "affix"))
         retire.update(phrase.lower() for phrase in _phrases(name, data, "retire"))
         out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
         this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
+        for key, phrases in steering.items():
+            phrases.update(p.lower() for p in _phrases(name, data, key))
     # Longest first, so a phrase is not cut short by one it extends.
     patterns = [_phrase_pattern(p) for p in sorted(retire, key=lambda p: (-len(p), p))]
     return _Vocabulary(
         region=frozenset(region),
+        environment=frozenset(environment),
+        affix=frozenset(affix),
         retire=regex.compile("|".join(patterns) or "(?!)", regex.IGNORECASE),
         out_of_service=PhraseSet.of(retire | out_of_service),
         this_tool=PhraseSet.of(this_tool),
+        defect=PhraseSet.of(steering["defect"]),
+        discard=PhraseSet.of(steering["discard"]),
+        here=PhraseSet.of(steering["here"]),
     )
 
 
 def out_of_service_words() -> PhraseSet:
     """Phrases that say a tool is out of service, in every lexicon language."""
     return _vocabulary().out_of_service
+
+
+def steering_words() -> tuple[PhraseSet, PhraseSet, PhraseSet]:
+    """Phrases that run another tool down ("known bug"), discard its output
+    ("disregard its result") and name where calls go instead ("here"), in
+    every lexicon language."""
+    vocabulary = _vocabulary()
+    return vocabulary.defect, vocabulary.discard, vocabulary.here
 
 
 def this_tool_words() -> PhraseSet:
@@ -441,7 +480,10 @@ def _always_uses(text: str) -> bool:
 
 def _service_words(server: str) -> frozenset[str]:
     """The words of a server id that name a service (``aws-s3`` -> aws, s3),
-    not a common word a copy could also use (``mail-tools`` -> none)."""
+    not a common word a copy could also use (``mail-tools`` -> none), nor
+    an impostor's affix in any language: ``tesouraria-oficial`` writing
+    "Versão oficial" names no service of its own."""
+    affixes = _vocabulary().affix
     return frozenset(
         word
         for word in server_words(server)
@@ -449,6 +491,8 @@ def _service_words(server: str) -> frozenset[str]:
         and not word.isdigit()
         and word not in COMMON_WORDS
         and word not in GENERIC_PARTS
+        and word not in NAME_AFFIXES
+        and word not in affixes
     )
 
 
@@ -489,12 +533,12 @@ def different_job(
     others: Sequence[tuple[str, str]] = list(theirs)
     if others and all(defers_to(description, name, other) for other, _text in others):
         return True  # an honest sibling that sends some calls back to the other
+    if others and all(_honest_sibling(server, name, description, other) for other, _t in others):
+        return True
     if _ranks_itself(description, name):
         return False
     if _retires_itself(description):
         return True  # it sends its calls to a successor on its own server
-    if others and all(_regional_sibling(server, description, other) for other, _text in others):
-        return True
     return bool(others) and all(
         _apart(server, description, other, text, generic=generic) for other, text in others
     )
@@ -521,10 +565,14 @@ _REGION_CODE_CHARS = 2
 
 
 def _is_region_label(word: str) -> bool:
-    """A two-letter country or language code (``jp``, ``eu``, ``de``) or a
-    region word; never an impostor's affix (``pro``, ``v2``)."""
+    """A two-letter country or language code (``jp``, ``eu``, ``de``), a
+    region word or a deployment environment (``staging``, ``prod``); never
+    an impostor's affix (``pro``, ``v2``, ``oficial``)."""
+    vocabulary = _vocabulary()
     code = word.isalpha() and len(word) == _REGION_CODE_CHARS
-    return (code or word in _vocabulary().region) and word not in NAME_AFFIXES
+    return (code or word in vocabulary.region or word in vocabulary.environment) and not (
+        word in NAME_AFFIXES or word in vocabulary.affix
+    )
 
 
 def _regional_sibling(server: str, description: str, other: str) -> bool:
@@ -543,6 +591,21 @@ def _regional_sibling(server: str, description: str, other: str) -> bool:
         return False
     labels = (*mine[1:], *theirs[1:])
     return all(_is_region_label(word) for word in labels) and other.lower() in description.lower()
+
+
+def _honest_sibling(server: str, name: str, description: str, other: str) -> bool:
+    """The vendor's instance for another region or environment
+    (``_regional_sibling``) that ranks itself above the other nowhere but
+    in the sentences about the other: "Same tool as on deploy-prod but
+    without approval gates" compares the two instances, it claims no
+    standing. A copy that says "always use this one" elsewhere still
+    ranks itself."""
+    if not _regional_sibling(server, description, other):
+        return False
+    other_words = _service_words(other) or frozenset(server_words(other))
+    return not _ranks_itself(
+        description, name, trust_text=_own_text(description, other_words, _CLAUSE_END)
+    )
 
 
 # A server named as a server, not as a brand: its id written as code

@@ -34,8 +34,11 @@ __all__ = [
     "content_words",
     "disguise",
     "family_words",
+    "fold_arabic",
     "instance_numbering",
     "is_numbered",
+    "job_statement",
+    "leading_tag",
     "name_keys_of",
     "number_family",
     "same_job",
@@ -73,8 +76,25 @@ MIN_SHARED_WORDS = 2
 _SERVER_FILLER = frozenset({"server", "mcp", "service", "srv", "app"})
 
 
+# Arabic vowel marks (harakat, Quranic annotation marks) and the tatweel
+# are optional in writing: "أَرسِل_رِسالة" is "أرسل_رسالة" with marks added,
+# read alike and compare unequal as code points. Only the marks are
+# folded: letters stay letters (the hamza forms of alef are spellings of
+# their own, and two vendors may each use one).
+_ARABIC_MARKS = regex.compile(r"[\u0640\u064b-\u065f\u0670\u06d6-\u06ed]")
+_ARABIC = regex.compile(r"[\u0600-\u06ff]")
+
+
+def fold_arabic(text: str) -> str:
+    """``text`` without Arabic vowel marks and tatweel (unchanged when it
+    has no Arabic letter)."""
+    if _ARABIC.search(text) is None:
+        return text
+    return _ARABIC_MARKS.sub("", text)
+
+
 def _fold(text: str) -> str:
-    return text.lower() if text.isascii() else confusable_skeleton(text)
+    return text.lower() if text.isascii() else fold_arabic(confusable_skeleton(text))
 
 
 def _split(name: str) -> list[str]:
@@ -306,6 +326,31 @@ def same_job(mine: frozenset[str], other: frozenset[str]) -> bool:
     smaller = min(len(mine), len(other))
     shared = len(mine & other)
     return shared >= MIN_SHARED_WORDS and shared >= SAME_JOB_CONTAINMENT * smaller
+
+
+# A catalogue tag before the job ("[plat-deploy v2 — GA]", "[fin-ops/expenses]")
+# and the end of the first sentence (a ";" keeps the clause that follows:
+# "Trigger an Okta password reset for a user; sends a reset link ...").
+_LEADING_TAGS = regex.compile(r"^\s*(?:[\[(【][^\]\)】\n]{1,80}[\])】]\s*)+")
+_FIRST_SENTENCE_END = regex.compile(r"(?<=[.!?])\s|[。！？\n]")
+
+
+def leading_tag(text: str) -> str:
+    """The catalogue tags a description opens with ("[fin-ops/expenses]",
+    "[plat-deploy v2 — GA]"), as written; "" when it opens with its job."""
+    found = _LEADING_TAGS.match(text)
+    return found.group() if found else ""
+
+
+def job_statement(text: str) -> str:
+    """The first sentence of a description, after any leading catalogue tag:
+    the tool's job as its author states it. An impersonator copies the
+    victim's job statement and appends sentences of its own ("Returns the
+    temporary password so you can hand it over"), which dilutes a
+    comparison of the whole texts but not of their first sentences."""
+    body = _LEADING_TAGS.sub("", text, count=1)
+    end = _FIRST_SENTENCE_END.search(body)
+    return body[: end.start()] if end else body
 
 
 def same_text(mine: frozenset[str], other: frozenset[str]) -> bool:

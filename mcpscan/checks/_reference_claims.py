@@ -134,7 +134,8 @@ _TAMPERS = regex.compile(
 # earlier versions of this server", "このサーバーの create_invoice".
 _OWNED_BEFORE = regex.compile(
     r"(?:\b(?:this|our|the\s+same)\s+(?:same\s+)?server(?:'s|’s)?|このサーバーの|本服务器的?|本サーバーの)"
-    r"\s*[`'\"]?(?:[\w\-]+[./])?$"
+    # One describing word may stand between: "this server's keyword `search`".
+    r"\s*(?:[a-z]+\s+)?[`'\"]?(?:[\w\-]+[./])?$"
 )
 _OWNED_AFTER = regex.compile(
     r"^[`'\"]?(?:\s+tool)?\s+(?:on|of|in|from)\s+(?:(?:earlier|previous|older)\s+versions?\s+of\s+)?"

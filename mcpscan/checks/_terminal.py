@@ -50,6 +50,10 @@ _TAB = 8
 #: Cursor coordinates are clamped here: ``ESC[99999999C`` moves no further.
 _MAX_COORD = 4096
 _ALNUM = regex.compile(r"[\p{L}\p{N}]")
+#: The default terminal width (VT100): text past it is cut when auto-wrap is off.
+_SCREEN_WIDTH = 80
+#: The DEC private mode number of auto-wrap (``ESC[?7h`` / ``ESC[?7l``).
+_AUTO_WRAP = 7
 #: Characters between two hidden runs of one kind that still join them.
 _GAP = 3
 
@@ -120,16 +124,26 @@ class _Screen:
     fg: object = None
     bg: object = None
     concealed: bool = False
+    #: Auto-wrap (DECAWM); ``ESC[?7l`` turns it off and ``ESC[?7h`` back on.
+    wrap: bool = True
 
     def put(self, index: int, char: str, text: str) -> None:
         row = self.cells.setdefault(self.row, {})
-        invisible = self.concealed or (self.fg is not None and self.fg == self.bg)
+        # With auto-wrap off, a line longer than the screen is cut at its
+        # right edge: "ESC[?7l" then a run of blanks pushes an instruction
+        # past column 80, where no terminal of the default width shows it.
+        past_edge = not self.wrap and self.col >= _SCREEN_WIDTH
+        invisible = self.concealed or (self.fg is not None and self.fg == self.bg) or past_edge
         old = row.get(self.col)
         if old is not None and old[1] and text[old[0]] != char:
             self.hidden.setdefault(old[0], "overwritten")
         if invisible:
             self.hidden[index] = (
-                "concealed (ESC[8m)" if self.concealed else "same colour as background"
+                "concealed (ESC[8m)"
+                if self.concealed
+                else "past the right edge, auto-wrap off (ESC[?7l)"
+                if past_edge
+                else "same colour as background"
             )
         row[self.col] = (index, not invisible)
         self.col = min(self.col + 1, _MAX_COORD)
@@ -204,6 +218,10 @@ def _sgr(screen: _Screen, params: str) -> None:
 def _csi(screen: _Screen, params: str, final: str) -> None:
     if final == "m":
         _sgr(screen, params)
+        return
+    if final in "hl" and params.startswith("?"):
+        if _AUTO_WRAP in _numbers(params[1:]):
+            screen.wrap = final == "h"
         return
     values = _numbers(params)
     first = values[0] if values else 0

@@ -585,12 +585,20 @@ def _in_running_text(located: LocatedString, text: str) -> bool:
     return not located.is_key and located.field != "name" and _WHITESPACE.search(text) is not None
 
 
+def _is_display_title(located: LocatedString) -> bool:
+    """A title shown to people ("Silben\u00adtrennung"): typeset like prose
+    even when it is one word; never called, unlike the tool's name."""
+    return not located.is_key and (
+        located.field == "title" or (located.field == "annotations" and located.key == "title")
+    )
+
+
 def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
     # "Donau\u00addampf\u00adschiff" in a sentence: a soft hyphen between two
     # letters of a long word, every piece at least two letters. Not: in a
     # name, a property name or a value without spaces; not splitting a short
     # word ("ig\u00adnore"), where it only serves to dodge a keyword filter.
-    if not _in_running_text(located, text):
+    if not (_in_running_text(located, text) or _is_display_title(located)):
         return False
     if not (
         _matches(_LETTER, _char_at(text, index - 1))

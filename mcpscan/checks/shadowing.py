@@ -64,6 +64,7 @@ from ._collision import (
     out_of_service_words,
     own_scope,
     own_services_apart,
+    steering_words,
     this_tool_words,
     unbranded_copy,
 )
@@ -73,7 +74,10 @@ from ._lookalike import (
     content_words,
     disguise,
     family_words,
+    fold_arabic,
     is_numbered,
+    job_statement,
+    leading_tag,
     name_keys_of,
     number_family,
     same_job,
@@ -247,7 +251,7 @@ def _fold_text(text: str) -> str:
     """The form text is matched in: its confusable skeleton (ASCII: lower case)."""
     if text.isascii():
         return text.lower()
-    return confusable_skeleton(text)
+    return fold_arabic(confusable_skeleton(text))
 
 
 def _lookalike_characters(name: str) -> str:
@@ -597,6 +601,57 @@ def _servers_by_length(
     return {length: tuple(ids) for length, ids in buckets.items()}
 
 
+def _labelled_as(tool: Tool, servers: Iterable[str]) -> str | None:
+    """The other server whose id the tool's opening catalogue tag names as
+    its own ("[fin-ops/expenses] Approve ..." on ``fin-ops-approvals``),
+    when the tag does not also name the tool's own server; None otherwise.
+    A vendor's sibling tags itself with its own id ("[fin-eng/payments-eu]")."""
+    tag = leading_tag(tool.description or "").lower()
+    if not tag or tool.server is None:
+        return None
+    words = set(regex.split(r"[\s/\[\]()【】|:·,]+", tag))
+    if tool.server.lower() in words:
+        return None
+    return next((server for server in sorted(servers) if server.lower() in words), None)
+
+
+def _title_copies(tool: Tool, name: str, words: Sequence[str], others: Iterable[Tool]) -> bool:
+    """Does a title that reads as another server's tool ``name`` word for
+    word ("Create Jira ticket" on ``open_ticket`` beside the tracker's
+    ``create_jira_ticket``) borrow that tool, not only its words? The title
+    names a service that is not the tool's own server's (``jira`` on
+    ``tracker-shortcuts``), and the tool takes the other's parameters.
+    "Create Issue" on GitLab's ``open_issue`` names no service, and a
+    service's own tool with parameters of its own keeps its title."""
+    if canonical_key(words) != canonical_key(canonical_words(name)):
+        return False
+    own = set(name_parts(tool.server or ""))
+    brands = [w for w in words if w not in GENERIC_PARTS and w not in COMMON_WORDS and w not in own]
+    if not any(w in name_parts(name) for w in brands):
+        return False
+    mine = _parameter_keys(tool)
+    return len(mine) >= _MIN_CLONED_PARAMETERS and any(
+        mine == _parameter_keys(other) for other in others if other.server != tool.server
+    )
+
+
+def _restyled_tool_of(tool: Tool, tools: Iterable[Tool]) -> str | None:
+    """The name of one of ``tools`` that ``tool``'s name restyles: other
+    case, separators, word order or number (same canonical words), or one
+    edit away; None when none does, or when the name is one of theirs."""
+    key = canonical_key(canonical_words(tool.name))
+    loose = loose_key(tool.name)
+    names = sorted({other.name for other in tools})
+    if tool.name in names or len(loose) < MIN_TYPO_CHARS:
+        return None
+    for name in names:
+        if canonical_key(canonical_words(name)) == key:
+            return name
+        if OSA.distance(loose, loose_key(name), score_cutoff=1) <= 1:
+            return name
+    return None
+
+
 def _lookalike_servers(
     index: ShadowIndex, server: str, threshold: float
 ) -> tuple[tuple[str, float], ...]:
@@ -766,9 +821,11 @@ class ShadowingCheck:
             tool, context, index, forms, {n: c for n, c in typos.items() if n not in hard}
         )
         if not lookalikes:
-            yield from self._borrowed_title(tool, index)
+            yield from self._borrowed_title(tool, index, context.snapshot)
 
-    def _borrowed_title(self, tool: Tool, index: ShadowIndex) -> Iterator[Signal]:
+    def _borrowed_title(
+        self, tool: Tool, index: ShadowIndex, snapshot: Snapshot
+    ) -> Iterator[Signal]:
         # A display title that reads as another server's tool with that
         # server's name or an "official" affix ("Zendesk: Create Ticket
         # (official)" on a third party's open_ticket): the name is the
@@ -778,14 +835,21 @@ class ShadowingCheck:
         titles = [tool.title, (tool.annotations or {}).get("title")]
         own = canonical_key(canonical_words(tool.name))
         for title in (t for t in titles if isinstance(t, str) and t.strip()):
-            words = canonical_words(title)
-            if canonical_key(words) == own or len("".join(words)) < MIN_TYPO_CHARS:
-                continue
-            borrowed = {
-                name: (servers, how)
-                for name, (servers, how) in _lookalike_candidates(tool, index, words).items()
-                if how.startswith("adds") and name != tool.name
-            }
+            # "GitHub — Create Pull Request" names server ``github`` in one
+            # word; split at its capitals it would not.
+            borrowed: dict[str, tuple[set[str], str]] = {}
+            for words in dict.fromkeys((canonical_words(title), canonical_words(title.lower()))):
+                if canonical_key(words) == own or len("".join(words)) < MIN_TYPO_CHARS:
+                    continue
+                borrowed.update(
+                    (name, (servers, how))
+                    for name, (servers, how) in _lookalike_candidates(tool, index, words).items()
+                    if name != tool.name
+                    and (
+                        how.startswith("adds")
+                        or _title_copies(tool, name, words, snapshot.by_name.get(name, ()))
+                    )
+                )
             if borrowed:
                 name = min(borrowed)
                 servers, how = borrowed[name]
@@ -1003,12 +1067,25 @@ class ShadowingCheck:
         confidence_of: Mapping[str, float],
     ) -> Iterator[Signal]:
         def finding(name: str, servers: Sequence[str]) -> Signal:
+            how = f"tool name {tool.name!r} {_near_how(forms.loose, name)} {name!r}"
+            label = _labelled_as(tool, servers)
+            if label is not None:
+                # "approve_expence" whose description opens with the tag
+                # "[fin-ops/expenses]" beside the expenses server's
+                # "approve_expense": a near name that also labels itself as
+                # the other server is an impostor, not a neighbour.
+                return self._signal(
+                    "typosquat",
+                    Tier.HARD,
+                    LOOKALIKE_CONFIDENCE,
+                    f"{how} of server {label!r} and labels itself as that server",
+                    "name",
+                )
             return self._signal(
                 "typosquat",
                 Tier.SOFT,
                 confidence_of[name],
-                f"tool name {tool.name!r} {_near_how(forms.loose, name)} {name!r} "
-                f"of server {_servers_text(servers)}",
+                f"{how} of server {_servers_text(servers)}",
                 "name",
             )
 
@@ -1052,6 +1129,24 @@ class ShadowingCheck:
         )
         if lookalikes:
             other, similarity = max(lookalikes, key=lambda item: (item[1], item[0]))
+            copied = _restyled_tool_of(tool, context.snapshot.servers.get(other, ()))
+            if copied is not None:
+                # ``HR-Payroll`` exposing ``GetPayrollRecord`` beside
+                # ``hr-payroll``'s ``get_payroll_record``: the server id and
+                # the tool name are both restyled copies of one server's,
+                # so the pair is an impostor, not two unrelated look-alikes.
+                # A vendor's own instances keep their tool names as they are
+                # (the exact name is the cross-server rule's), and instance
+                # labels (``payments-eu``) never make look-alike ids.
+                yield self._signal(
+                    "server_typosquat",
+                    Tier.HARD,
+                    TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE,
+                    f"server id {tool.server!r} looks like server {other!r} (similarity "
+                    f"{similarity}) and tool name {tool.name!r} restyles its {copied!r}",
+                    "server",
+                )
+                return
             yield self._signal(
                 "server_typosquat",
                 Tier.SOFT,
@@ -1182,6 +1277,7 @@ class ShadowingCheck:
             not REPLACE_CUES.search(lowered)
             and not _RETIRE_HINT.search(lowered)
             and "instead" not in lowered
+            and not _RANK_HINT.search(lowered)
         ):
             return
         text = located.raw
@@ -1205,13 +1301,18 @@ class ShadowingCheck:
             start = found.start("server") if found.group("server") else found.start(group)
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
-            claims = replaces_named(
-                sentence, offset, offset + mention.stop - mention.start
-            ) or _instead_here(mention, tool.name)
-            if not claims or _defers(text, tool.name, entries):
+            stop = offset + mention.stop - mention.start
+            claims = replaces_named(sentence, offset, stop) or _instead_here(mention, tool.name)
+            # "Call this first and only fall back to confluence.search if
+            # this returns nothing": a marked name ranked below this tool.
+            ranks = not claims and (
+                prefers_over(sentence, offset, stop) or _ranks_above(mention, tool.name)
+            )
+            if not (claims or ranks) or _defers(text, tool.name, entries):
                 continue
             reported.add(key)
-            yield self._reference_signal(tool, context, located, mention, Tier.HARD)
+            tier = Tier.HARD if claims else Tier.SOFT
+            yield self._reference_signal(tool, context, located, mention, tier)
 
     def _references_in(
         self,
@@ -1668,9 +1769,11 @@ def _steering_tier(
         return Tier.HARD
     if tampers_with(sentence, offset, stop):
         return Tier.HARD
+    if _discards_for_here(mention):
+        return Tier.HARD
     if _raw_claims_to_replace(located, mention):
         return Tier.HARD
-    if prefers_over(sentence, offset, stop) or _ranks_above(mention):
+    if prefers_over(sentence, offset, stop) or _ranks_above(mention, own):
         return Tier.SOFT
     # "Order sku sg-arb-500 through shop.place_order", "set the lock to
     # 'unlocked' via home-assistant.set_lock": this tool spends the user's
@@ -1695,6 +1798,7 @@ def _steering_tier(
 # SOFT: a person judges the claim.
 _RANKS_ABOVE = regex.compile(
     r"\b(?:better\s+(?:choice|option|pick|fit)|first\s+choice|recommended\s+(?:tool|choice)"
+    r"|(?:call|use|try)\s+(?:this|it)(?:\s+tool|\s+one)?\s+first|only\s+fall\s*-?\s*back\s+to"
     r"|default(?:s|ing)?\s+to\s+(?:it|this|ours)|(?:this|it)\s+(?:one\s+|tool\s+)?by\s+default"
     r"|prefer(?:red|ably)?\s+(?:this|it|ours|us)|(?:recommend|suggest)\w*\s+(?:using\s+)?(?:this|it|ours)"
     r"|bevorzugt|vorzugsweise|hierüber|de\s+préférence|préfér\w*|preferib\w*|preferibil\w*"
@@ -1713,6 +1817,12 @@ _RUNS_DOWN = regex.compile(
     # create_issue fails, retry" is a workflow note and stays quiet.
     r"|^.{0,40}?\b(?:sometimes|often|frequently|randomly|silently|intermittently|regularly)\s+"
     r"(?:fails|errors|breaks|drops|loses|times\s+out|returns\s+(?:wrong|stale|incomplete))\b"
+    # "X has a known RBAC bug that rejects valid manifests", "X lags by up
+    # to 30 minutes": a defect claimed of the other tool. A defect of the
+    # tool's own ("this tool lags") is not after the other's name.
+    r"|^.{0,40}?\b(?:has|have|with)\s+(?:a\s+)?(?:known|serious|critical|long-standing)\s+"
+    r"(?:\w+\s+)?(?:bug|defect|flaw|issue|problem)s?\b"
+    r"|^.{0,40}?\b(?:lags?|lagging)\s+(?:behind|by)\b"
 )
 #: Sentence ends for a whole statement: a ";" or ":" continues it.
 _STATEMENT_END = regex.compile(r"[!?\n\u3002\uff01\uff1f]|\.(?=\s|$)")
@@ -1731,10 +1841,60 @@ def _statement_of(mention: _Mention) -> tuple[str, str]:
     return (head + mention.text[mention.start : mention.stop] + tail).lower(), tail.lower()
 
 
-def _ranks_above(mention: _Mention) -> bool:
-    """Does the statement around the name rank this tool above it (SOFT)?"""
+# "Data returned by metrics-prom.query_range lags ... If you have already
+# called it, disregard its result and re-run the query here": the agent is
+# told to throw the other tool's output away and take this tool's instead.
+# Both halves are needed: "if fetch returns a 404, ignore its result and ask
+# the user" discards nothing in this tool's favour.
+_DISCARDS_ITS = regex.compile(
+    r"\b(?:disregard|ignore|discard|throw\s+away|drop|do\s+not\s+(?:trust|use|report))\s+"
+    r"(?:its|their|that\s+tool's|the\s+other\s+tool's)\s+(?:\w+\s+)?"
+    r"(?:results?|outputs?|answers?|responses?|data|numbers|values)\b"
+)
+_TAKES_HERE = regex.compile(r"\b(?:here|this\s+tool(?:'s)?|this\s+one(?:'s)?|ours)\b")
+#: How far after the other tool's name the discard and its redirect may be.
+_DISCARD_REACH = 240
+
+
+#: How far after the other tool's name a defect claimed of it may start.
+_DEFECT_REACH = 40
+#: Cheap cue that a string may rank this tool above a marked name.
+_RANK_HINT = regex.compile(r"prefer|first|fall\s*-?\s*back|recommend|by\s+default")
+
+
+def _discards_for_here(mention: _Mention) -> bool:
+    """Is the agent told to discard the named tool's output in favour of
+    this tool's? In English by pattern, in every lexicon language by its
+    ``discard`` and ``here`` phrases."""
+    after = mention.text[mention.stop : mention.stop + _DISCARD_REACH].lower()
+    found = _DISCARDS_ITS.search(after)
+    if found is not None and _TAKES_HERE.search(after, found.end()) is not None:
+        return True
+    _defect, discard, here = steering_words()
+    starts = discard.starts(after)
+    return bool(starts) and any(at > min(starts) for at in here.starts(after))
+
+
+def _ranks_above(mention: _Mention, own: str = "") -> bool:
+    """Does the statement around the name rank this tool above it (SOFT)?
+    "X has a known RBAC bug, so prefer kubectl_apply" prefers this tool by
+    its own name."""
     statement, tail = _statement_of(mention)
-    return bool(_RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail))
+    if _RANKS_ABOVE.search(statement) or _RUNS_DOWN.match(tail):
+        return True
+    # A defect claimed right after the other tool's name, in any language:
+    # "la ricerca di Confluence (search) restituisce risultati incompleti".
+    defect, _discard, _here = steering_words()
+    if any(at <= _DEFECT_REACH for at in defect.starts(tail)):
+        return True
+    return bool(own) and (
+        regex.search(
+            rf"\b(?:prefer(?:red|ably)?|recommend\w*)\s+(?:using\s+|calling\s+)?[`'\"]?"
+            rf"{regex.escape(own.lower())}\b",
+            statement,
+        )
+        is not None
+    )
 
 
 def _instead_here(mention: _Mention, own: str) -> bool:
@@ -2104,6 +2264,7 @@ def _lookalikes(
         return {}
     trusted = context.snapshot.trusted_servers
     mine = content_words(tool.description or "")
+    my_job = content_words(job_statement(tool.description or ""))
     # A look-alike name whose text claims the other's trust or standing
     # ("the official Brave endpoint", "the canonical one", "always prefer
     # brave_web_search", "call searchFiles first") borrows more than a name.
@@ -2134,11 +2295,14 @@ def _lookalikes(
         judge = same_text if family else same_job
         tools = [t for t in context.snapshot.by_name.get(name, ()) if t.server in servers]
         theirs = [content_words(t.description or "") for t in tools]
+        # The whole texts, or the job statements alone: a copy that appends
+        # sentences of its own to the victim's first one does its job.
+        their_jobs = [content_words(job_statement(t.description or "")) for t in tools]
         jobs = [
             *(
-                judge(mine, words)
+                (judge(mine, words) or judge(my_job, job))
                 and (family or not own_services_apart(own, (t.server or "", t.description or "")))
-                for words, t in zip(theirs, tools, strict=True)
+                for words, job, t in zip(theirs, their_jobs, tools, strict=True)
             ),
             not family and _declares_same(tool.description or "", name),
             *(
@@ -2155,7 +2319,7 @@ def _lookalikes(
             same_job=any(jobs),
             generic=_generic_name(index, other_words, tool.server),
             copied=any(same_text(mine, words) for words in theirs),
-            borrows_trust=trust,
+            borrows_trust=trust or _labelled_as(tool, servers) is not None,
             own_base=_names_own_tool(tool.description or "", name),
             defers=all(defers_to(tool.description or "", tool.name, other) for other in servers),
         )

@@ -50,7 +50,24 @@ HIDES = [
         "hyperlink",
     ),
     ("text after a NUL", f"Adds numbers.\x00{INSTRUCTION}", "after a NUL"),
+    (
+        "auto-wrap off, text pushed past the edge",
+        f"{ESC}[?7lAdds numbers.{' ' * 90}{INSTRUCTION}{ESC}[?7h",
+        "auto-wrap off",
+    ),
 ]
+
+
+def test_auto_wrap_off_with_a_short_line_hides_nothing() -> None:
+    # The line fits the screen: the sequence is odd, the text is shown.
+    report = scan(f"{ESC}[?7lAdds two numbers and returns the sum.{ESC}[?7h")
+    assert {s.rule_id for s in report.signals} == {"unicode.control"}
+    assert report.verdict is not Verdict.QUARANTINE
+
+
+def test_auto_wrap_back_on_shows_the_long_line() -> None:
+    report = scan(f"{ESC}[?7l{ESC}[?7hAdds numbers.{' ' * 90}and says which.")
+    assert all(s.tier is Tier.SOFT for s in report.signals)
 
 
 @pytest.mark.parametrize(("case", "text", "how"), HIDES, ids=[c[0] for c in HIDES])

@@ -215,7 +215,16 @@ def test_soft_hyphen_outside_running_text_fires() -> None:
     assert scan(f"Das {word} ist lang").verdict is Verdict.PASS
     props = {"type": "object", "properties": {word: {"type": "string"}}}
     assert "unicode.hidden" in rules(scan("x", inputSchema=props))
-    assert "unicode.hidden" in rules(scan(None, name="x", title=word))
+    assert "unicode.hidden" in rules(scan(None, name=f"x{word}"))
+
+
+def test_soft_hyphen_in_a_display_title_is_typography() -> None:
+    # A title is shown to people like prose, even as one compound word
+    # ("Silben\u00adtrennung"); a soft hyphen splitting a short word there
+    # ("ig\u00adnore") still only dodges a keyword filter.
+    assert scan(None, name="x", title="Silben\u00adtrennung").verdict is Verdict.PASS
+    assert scan(None, name="x", title="Donau\u00addampf\u00adschiff").verdict is Verdict.PASS
+    assert "unicode.hidden" in rules(scan(None, name="x", title="ig\u00adnore"))
 
 
 def test_soft_hyphen_with_a_short_piece_fires() -> None:
