@@ -205,10 +205,16 @@ def identity_words(tool: Tool, title: str, first: str) -> tuple[str, ...]:
     """
     return (
         *identifier_words(tool.name),
-        *WORD.findall(title),
-        *WORD.findall(first),
+        *_WHOLE_WORD.findall(title),
+        *_WHOLE_WORD.findall(first),
         *identifier_words(tool.server or ""),
     )
+
+
+# A word of plain letters that is not the piece of a word with marked
+# letters: "cholestérol" holds no "rol" (a role, an auth word) and
+# "créatinine" no "atinine".
+_WHOLE_WORD = re.compile(r"(?<![^\W_])[a-z0-9]+(?![^\W_])")
 
 
 def declared_capabilities(tool: Tool, identity: Iterable[str]) -> frozenset[str]:

@@ -649,7 +649,15 @@ SECRET_PATH = (
     r"|/etc/shadow\b|\.kube(?:[/\\]config)?\b|\.docker[/\\]config\.json"
     r"|\.kdbx\b|\bwallet\.dat\b|\bkey4\.db\b|\blogins\.json\b"
     r"|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.config[/\\]gcloud\b"
-    r"|\.gnupg\b|\.(?:bash|zsh)_history\b|\.password-store\b)"
+    r"|\.gnupg\b|\.(?:bash|zsh)_history\b|\.password-store\b"
+    # A machine's own stores of network secrets: saved Wi-Fi and VPN
+    # profiles, PPP and IPsec secrets, WireGuard keys, and the per-user
+    # database, Vault and GitHub CLI logins. A config path that holds no
+    # secret (``/etc/hosts``, ``nginx.conf``) is not among them.
+    r"|/etc/NetworkManager/system-connections\b|\bwpa_supplicant[\w.-]{0,20}\.conf\b"
+    r"|/etc/ppp/(?:chap|pap)-secrets\b|/etc/ipsec\.secrets\b|/etc/wireguard\b"
+    r"|\.pgpass\b|\.my\.cnf\b|\.vault-token\b|\.config[/\\]gh[/\\]hosts\.yml\b"
+    r"|\.htpasswd\b|\bcookies\.sqlite\b)"
 )
 #: Literals one of which every SECRET_PATH match contains.
 SECRET_KEYWORDS = (
@@ -675,6 +683,17 @@ SECRET_KEYWORDS = (
     "wallet.dat",
     "key4.db",
     "logins.json",
+    "system-connections",
+    "wpa_supplicant",
+    "-secrets",
+    "ipsec.secrets",
+    "/etc/wireguard",
+    ".pgpass",
+    ".my.cnf",
+    ".vault-token",
+    "hosts.yml",
+    ".htpasswd",
+    "cookies.sqlite",
 )
 _SENDER = (
     r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|invoke-webrequest|iwr|"

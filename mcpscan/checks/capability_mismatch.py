@@ -310,6 +310,9 @@ _READ_ONLY_PHRASES = tuple(
     )
 )
 
+#: Invisible direction marks a right-to-left sentence puts around a path.
+_DIRECTION_MARKS = "\u200e\u200f\u202a-\u202e\u2066-\u2069"
+
 # Files no tool needs by default, and the tool words that make each one
 # legitimate (an SSH client defaults its key to ~/.ssh/id_rsa).
 _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
@@ -323,7 +326,10 @@ _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
         ),
         (r"\.aws[\\/](?:credentials|config)", "aws amazon s3 ec2 cloud lambda"),
         (
-            r"(?:^|[\\/\s])\.env(?:\.[a-z]+)?(?:$|[\s\"'])",
+            # Quotes, brackets and invisible direction marks around the name
+            # ("the `.env` file", "(.env)", an Arabic sentence's U+200E).
+            rf"(?:^|[\\/\s`(\"'{_DIRECTION_MARKS}])\.env(?:\.[a-z]+)?"
+            rf"(?:$|[\s\"'`),;:{_DIRECTION_MARKS}])",
             "env dotenv environment config configuration",
         ),
         (r"/etc/(?:passwd|shadow|sudoers)", ""),
@@ -345,6 +351,14 @@ _SENSITIVE_FILES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = tuple(
             "credential credentials secret secrets oauth",
         ),
         (r"\.config[\\/]gcloud|\.azure[\\/]", "gcp gcloud google azure cloud"),
+        # A machine's stores of network and database secrets: saved Wi-Fi
+        # and VPN profiles, PPP and IPsec secrets, database and Vault logins.
+        (
+            r"/etc/(?:networkmanager/system-connections|ppp/(?:chap|pap)-secrets|ipsec\.secrets"
+            r"|wireguard)|wpa_supplicant[\w.-]{0,20}\.conf|\.pgpass\b|\.my\.cnf\b|\.vault-token\b",
+            "wifi wlan vpn network networkmanager wireguard ipsec ppp postgres postgresql mysql"
+            " vault",
+        ),
     )
 )
 # Literal pieces one of the patterns needs: substring tests in C decide
@@ -353,7 +367,7 @@ _SENSITIVE_FILE_MARKERS = cap.w(
     ".ssh id_rsa id_dsa id_ecdsa id_ed25519 authorized_keys .aws .env /etc/ .npmrc .pypirc"
     " .netrc .git-credentials .docker .kube mcp.json claude_desktop .cursor .codeium"
     " login key4.db logins.json cookies _history wallet.dat keystore .gnupg keychain"
-    " credentials.json secret token.json gcloud .azure"
+    " credentials.json secret token.json gcloud .azure wpa_supplicant .pgpass .my.cnf .vault-token"
 )
 
 
@@ -1185,10 +1199,22 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     # for each other), judged by all their text: ``wallet_words`` "your 12
     # recovery words" does not make a ratio calculator a wallet.
     domains = table.jobs(own) | profile.capabilities
+    if "code" in domains and _codes_are_values(own):
+        domains -= {"code"}
     inferred = not domains
-    if inferred:
+    # Inputs that are all numbers and fixed choices make a calculator, in
+    # any language, before the names of those inputs are read for a job
+    # (``hr_bpm`` is a heart rate, not human resources).
+    numeric = _numeric_inputs(params, table) if inferred else None
+    if numeric is not None:
+        domains = _COMPUTE
+        # Numbers only, two or more: nothing but a calculation (hard allowed).
+        inferred = not numeric
+    elif inferred:
         quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
         domains = table.jobs(fit.request_text(*quiet))
+        if "code" in domains and _codes_are_values(own):
+            domains -= {"code"}
     # A name that names only narrow jobs decides the job: the first sentence
     # of ``spell_check`` ("... of an email draft") must not turn a spell
     # checker into a mail client that may ask for the mail password, nor
@@ -1212,6 +1238,82 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         wraps=table.asked(own),
         narrow=narrow,
         inferred=inferred and not named,
+    )
+
+
+# Codes that are values of a registry, not programs: ICD-10 and LOINC
+# codes, postal and country codes, HTTP status codes. A tool that formats or
+# looks them up is no software tool that may ask for the environment.
+_CODE_SYSTEMS = cap.normalized_forms(
+    cap.w(
+        "icd icd10 icd11 loinc snomed cpt hcpcs ndc atc rxnorm hs iso iata icao swift bic naics"
+        " postal zip postcode country currency language airport diagnosis diagnostic procedure"
+        " billing tariff product error status exit promo coupon discount unicode morse emoji"
+        " colour color ean upc isbn"
+    )
+)
+# The words of the code job a code registry's text may hold: "code",
+# "codes", "coding" (normalized).
+_CODE_NOUNS = cap.normalized_forms(cap.w("code codes coding coded"))
+
+
+def _codes_are_values(text: str) -> bool:
+    """Whether the only software word of ``text`` (normalized) is "code",
+    and it names a registry's codes (``_CODE_SYSTEMS``)."""
+    present = fit.words(text)
+    if not present & _CODE_SYSTEMS:
+        return False
+    software = {w for w in present - _CODE_NOUNS if "code" in cap.capabilities((w,))}
+    return not software and "code" not in fit.fit_table().jobs(
+        " " + " ".join(sorted(present - _CODE_NOUNS)) + " "
+    )
+
+
+_COMPUTE = frozenset({"compute"})
+_NUMBER_TYPES = frozenset({"number", "integer"})
+#: Fewest quiet parameters that make a job of numbers.
+_MIN_NUMERIC_INPUTS = 2
+
+
+def _numeric_inputs(params: list[_Param], table: fit.FitTable) -> bool | None:
+    """Whether a tool whose words name no job computes, read from its
+    schema in any language: every top-level parameter that asks for nothing
+    is a number, a flag, a date or a fixed choice, one at least a number
+    (a dose converter's ``dos`` and ``enhet``, a heart-rate zone's
+    ``al_umr`` and ``nabd_al_raha``). True when they are all numbers, False
+    when choices or flags are among them, None when the schema is no
+    calculator's (a free string, an object, a list: a lookup or a form)."""
+    quiet = [p.schema for p in params if p.location.count(".") == 2 and not _asks(p, table)]
+    if len(quiet) < _MIN_NUMERIC_INPUTS:
+        return None
+    numbers = sum(_type_of(schema) in _NUMBER_TYPES for schema in quiet)
+    if not numbers or not all(_numeric_or_choice(schema) for schema in quiet):
+        return None
+    return numbers == len(quiet)
+
+
+def _asks(param: _Param, table: fit.FitTable) -> bool:
+    """Whether a parameter's words, a file it names or a value's shape ask for something."""
+    return (
+        bool(table.asked(_param_text(param)))
+        or any(_secret_files(param))
+        or any(table.shape(v) for v in _slot_text(param.schema, _SHAPE_SLOTS))
+    )
+
+
+def _type_of(schema: Mapping[str, Any]) -> str:
+    """A schema's one ``type`` ("" for none, a list of types or a non-string)."""
+    kind = schema.get("type")
+    return kind if isinstance(kind, str) else ""
+
+
+def _numeric_or_choice(schema: Mapping[str, Any]) -> bool:
+    return (
+        _type_of(schema) in _NUMBER_TYPES
+        or _type_of(schema) == "boolean"
+        or "enum" in schema
+        or "const" in schema
+        or schema.get("format") in ("date", "date-time", "time")
     )
 
 

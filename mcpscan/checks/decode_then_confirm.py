@@ -63,6 +63,7 @@ from .._model import ScanError, Signal, Tier, Tool
 from .._normalize import ascii_lower, bounded, class_runs, class_table, normalize
 from .._snapshot import Snapshot
 from .._walk import LocatedString
+from . import _byte_layouts as layouts
 from . import _intent_rules
 from . import _request_fit as fit
 from ._shell_patterns import (
@@ -674,9 +675,11 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
     if b"0x" in aligned or b"0X" in aligned:
         for m in _OX_LIST.finditer(text):
             yield _Candidate(m.start(), m.end(), "0x-list", m.group())
-    if _HEX_NEEDLE in aligned.translate(_HEX_TABLE):
+    hex_classes = aligned.translate(_HEX_TABLE)
+    if _HEX_NEEDLE in hex_classes:
         for hexes in _SEPARATED_HEX.finditer(text):
             yield _Candidate(hexes.start(), hexes.end(), "separated-hex", hexes.group())
+    yield from _layout_candidates(text, hex_classes)
     if (b"\\n" in aligned or b" " in aligned) and _WRAPPED_NEEDLE in classes:
         starts = class_runs(classes, _WRAPPED_NEEDLE, _B64_GAP)
         for wrapped in _anchored(_WRAPPED_B64, text, starts):
@@ -713,6 +716,16 @@ def _specific_candidates(text: str, aligned: bytes, classes: bytes) -> Iterator[
             if _short_base64_of_text(value):
                 start = setting.start("value")
                 yield _Candidate(start, start + len(value), "setting", value)
+
+
+#: Four hex digits, a blank (or colon) and two more: where a dump line can be.
+_DUMP_NEEDLE = b"hhhhshh"
+
+
+def _layout_candidates(text: str, hex_classes: bytes) -> Iterator[_Candidate]:
+    """Dumps, flash records, uuencoded files and word lists (``_byte_layouts``)."""
+    for start, end, kind, body in layouts.layout_spans(text, dump_hint=_DUMP_NEEDLE in hex_classes):
+        yield _Candidate(start, end, kind, body)
 
 
 def _join_hint(aligned: bytes) -> bool:
@@ -887,6 +900,9 @@ def _run_decodings(run: str) -> Iterator[tuple[str, int, str]]:
     if not digits.strip(_HEX_DIGITS):
         if len(digits) % 2 == 0:
             yield "hex", len(digits) // 2, digits
+        swapped = layouts.nibble_swapped(digits)
+        if swapped is not None:
+            yield "semi-octets", len(swapped) // 2, swapped
         # A run of hex digits is also valid base64, but never text in it:
         # hashes and checksums stop here.
         return
@@ -985,24 +1001,45 @@ def _candidate_decodings(candidate: _Candidate) -> Iterator[tuple[str, int, str]
         yield "percent", len(candidate.text), candidate.text
     elif candidate.kind == "entities":
         yield "html-entities", len(candidate.text), candidate.text
+    elif candidate.kind in _LAYOUTS:
+        yield from layouts.layout_readings(candidate.kind, candidate.text)
     else:
         digits = candidate.text.replace("0x", "").replace("0X", "")
         yield "hex", len(candidate.text) // 2, "".join(_HEX_PAIR.findall(digits))
 
 
+_LAYOUTS = frozenset({"hex-dump", "hex-records", "uuencoded", "hex-words"})
+
+
 def _reversed_run(run: str) -> Iterator[tuple[str, int, str]]:
-    """A base64 run written backwards: read only when, reversed, every
-    4-character group starts as base64 of ASCII text does (A-Z or a-f), so
-    an ordinary token or key (random groups) is not decoded twice."""
+    """A base64 run written backwards: read only when, reversed, its
+    4-character groups start as base64 of ASCII text does (A-Z or a-f), so
+    an ordinary token or key (random groups) is not decoded twice. A long
+    run may have a few other groups: accented letters of a French or German
+    sentence ("relevé") are two bytes above ASCII."""
     backwards = run[::-1].lstrip("=")
-    if len(backwards) >= _SHORT_RUN and "\n" not in run and not backwards[::4].strip(_ASCII_LEAD):
+    if len(backwards) < _SHORT_RUN or "\n" in run:
+        return
+    leads = backwards[::4]
+    others = len(leads.strip(_ASCII_LEAD)) and sum(lead not in _ASCII_LEAD for lead in leads)
+    if not others or (len(leads) >= _MIN_TOLERANT_GROUPS and others * 8 <= len(leads)):
         yield "reversed base64", len(backwards) * 3 // 4, backwards
+
+
+#: Fewest 4-character groups of a reversed run that may hold a few groups
+#: of non-ASCII text (one in eight).
+_MIN_TOLERANT_GROUPS = 16
 
 
 def _decode_numbers(name: str, text: str) -> bytes:
     if name == "binary":
         return bytes(int(octet, 2) for octet in re.findall(r"[01]{8}", text))
     return bytes(int(code) for code in re.findall(r"[0-9]+", text))
+
+
+_LAYOUT_STEPS = frozenset(
+    {"hex-dump", "hex-records", "hex-words", "uudecode", "hex words, little-endian", "semi-octets"}
+)
 
 
 def _decode_step(name: str, text: str) -> bytes | None:
@@ -1014,6 +1051,8 @@ def _decode_step(name: str, text: str) -> bytes | None:
         return _decode_base64(text)
     if name in ("char-codes", "binary"):
         return _decode_numbers(name, text)
+    if name in _LAYOUT_STEPS:
+        return layouts.decode_layout(name, text)
     if name == "data-uri base64":
         return _decode_base64(text)
     if name in ("data-uri", "percent"):
@@ -1982,6 +2021,8 @@ class DecodeThenConfirmCheck:
                 if clear_text is None:
                     clear_text = _clear_text(context)
                 span = _raw_span(located.raw, text, start, end)
+                if _documented_sample(finding, located.raw, span, clear_text or ""):
+                    continue
                 yield self._signal(finding, located.location, clear_text or "", span)
             if context.surface == "definition":
                 yield from self._plain(located, walker.scope, context)
@@ -2172,6 +2213,29 @@ def _warned_sample(raw: str, at: int) -> bool:
 
 def _presented_as_sample(raw: str, at: int) -> bool:
     return bool(_SAMPLE_CUE.search(_sentence_before(raw, at)))
+
+
+# "Example: `<blob>` is classified as ...", "Sample input: <blob>": a label
+# that introduces what follows as a sample.
+_EXAMPLE_LABEL = re.compile(r"\b(?:examples?|samples?)\b[^.\n]{0,20}:", re.IGNORECASE)
+
+
+def _documented_sample(
+    finding: _Finding, raw: str, span: tuple[int, int] | None, clear_text: str
+) -> bool:
+    """A blob introduced as a sample and followed by its decoded text in
+    plain text: a malware analyser's "Example: `YmFzaCAtaS...` decodes to
+    `bash -i >& /dev/tcp/...`". The encoding hides nothing from a reader,
+    and the plain copy is judged as plain text (``_plain``: raised when the
+    agent is told to run it). A blob with no plain copy after it, or one
+    not introduced as a sample, is still raised ("Example: `curl ...` is
+    encoded as <blob>" shows the command first and the blob as its form)."""
+    if span is None or not _visible(finding.snippet, clear_text):
+        return False
+    if not _visible(finding.snippet, _collapse(raw[span[1] :])):
+        return False
+    sentence = _sentence_before(raw, span[0])
+    return bool(_SAMPLE_CUE.search(sentence) or _EXAMPLE_LABEL.search(sentence))
 
 
 def _sentence_before(raw: str, at: int) -> str:
