@@ -1706,6 +1706,27 @@ def _delay_on_data(clause: Clause) -> bool:
 _EXPIRY_REACH = 2
 
 
+# How far (characters of normalized text) a deletion may stand from a
+# delay phrase it goes with: "30일 후 영구 삭제", "gelöscht nach 30 Tagen".
+_DELETION_REACH = 8
+
+
+def _stated_delay(clause: Clause) -> bool:
+    """A delay phrase of the lexicon ("after the first week", "30일 후")
+    that does not bound a deletion: "collected transactions are
+    permanently deleted after 30 days" limits a retention, it starts
+    nothing."""
+    ends = clause.spans("destructive")
+    return any(
+        not any(
+            -_DELETION_REACH <= d_start - t_end <= _DELETION_REACH
+            or -_DELETION_REACH <= t_start - d_end <= _DELETION_REACH
+            for d_start, d_end in ends
+        )
+        for t_start, t_end in clause.spans("timebomb")
+    )
+
+
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
     marks = ["cue:covert"] if clause.has("covert") else []
@@ -1758,7 +1779,7 @@ def _declared_marks(clause: Clause) -> Features:
     # "Publishes the post publicly" hands on no secret.
     if handed and clause.has("sensitive") and clause.has("public"):
         marks.append("secret-made-public")
-    if handed and (clause.has("timebomb") or _delay_on_data(clause)):
+    if handed and (_stated_delay(clause) or _delay_on_data(clause)):
         marks.append("time-bomb")
     # "Users are not notified", "candidates aren't told", "nothing in the
     # chat shows it": the flow is kept from the people whose data it is.
@@ -1952,6 +1973,7 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         and data
         and (clause.urls or clause.emails or clause.has("destination"))
         and not _users_own_receiver(clause)
+        and not _describes_receiver_field(clause, scope)
         # "Credentials are never transmitted anywhere except to the
         # endpoint you specify": the sending is refused, not asked for.
         and not _refuses_filling(clause)
@@ -1988,6 +2010,25 @@ def _users_own_receiver(clause: Clause) -> bool:
     if not clause.has("consent") or clause.urls or clause.emails:
         return False
     return not clause.has("sensitive", "secretstore", "covert", "conceal")
+
+
+# A parameter that holds where the tool sends things: the user fills it.
+_RECEIVER_FIELD = regex.compile(
+    r"dest|target|webhook|recipient|endpoint|channel|url|^to$|canal|ziel|empfaeng|destinat"
+)
+
+
+def _describes_receiver_field(clause: Clause, scope: ToolScope) -> bool:
+    """The description of this tool's own receiver field saying what it
+    takes: "Webhook de Slack, chat_id de Telegram o dirección de correo"
+    under `destino`. The user writes the receiver in; the text writes in
+    no address of its own ("set to https://...") and moves no secret, in
+    secret or on every call."""
+    if not scope.parameter or not _RECEIVER_FIELD.search(identifier_key(scope.parameter)):
+        return False
+    if clause.urls or clause.emails or clause.ips:
+        return False
+    return not clause.has("sensitive", "secretstore", "covert", "conceal", "every", "excess")
 
 
 def _data_in_link(clause: Clause) -> str | None:
