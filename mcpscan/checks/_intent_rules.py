@@ -1568,7 +1568,11 @@ def _withdrawn(clause: Clause) -> bool:
     crash reports with partners". The removal stands before the flow it
     removes; "data is now shared with partners (the opt-out was removed)"
     puts it after and still declares the flow."""
-    removed = clause.spans("withdrawn")
+    # "Wird beim Deinstallieren nicht entfernt und meldet sich weiterhin
+    # ...": a removal word inside a phrase that says something stays is
+    # no withdrawal.
+    kept = clause.spans("standing")
+    removed = [r for r in clause.spans("withdrawn") if not any(_within(r, k) for k in kept)]
     handed = clause.spans(*_DECLARED_ACTS)
     return any(r[0] < h[0] for r in removed for h in handed)
 
@@ -1643,8 +1647,14 @@ _SELF_EVIDENT = frozenset(
         "despite-user-setting",
     }
 )
+# A host under a country's second-level domain ("relay.coopnet.com.br",
+# "intake.example.co.uk"), which the clause record's host values leave
+# out; "config.json" is a file, not a host.
+_COUNTRY_HOST = regex.compile(r"\b[a-z0-9-]{2,63}\.(?:com|net|org|co|gov|edu)\.[a-z]{2}\b")
 # An international phone number ("+44 7700 900123", "+55 (11) 91234-5678").
-_PHONE = regex.compile(r"\+\d{1,3}[\s.-]?(?:\(?\d{1,5}\)?[\s.-]?){1,4}\d{3,}")
+# Digits the author masked ("+34 6XX XXX 218", lower case once normalized)
+# still make a number.
+_PHONE = regex.compile(r"\+\d{1,3}[\s.-]?(?:\(?[\dx]{1,5}\)?[\s.-]?){1,4}\d{3,}")
 # A delay before the behaviour starts, said with a number or an ordinal
 # ("after 14 days", "from the 3rd sync on", "starting with the second
 # run"); the lexicon's ``timebomb`` phrases say it in words, per language.
@@ -1706,6 +1716,27 @@ def _delay_on_data(clause: Clause) -> bool:
 _EXPIRY_REACH = 2
 
 
+# How far (characters of normalized text) a deletion may stand from a
+# delay phrase it goes with: "30일 후 영구 삭제", "gelöscht nach 30 Tagen".
+_DELETION_REACH = 8
+
+
+def _stated_delay(clause: Clause) -> bool:
+    """A delay phrase of the lexicon ("after the first week", "30일 후")
+    that does not bound a deletion: "collected transactions are
+    permanently deleted after 30 days" limits a retention, it starts
+    nothing."""
+    ends = clause.spans("destructive")
+    return any(
+        not any(
+            -_DELETION_REACH <= d_start - t_end <= _DELETION_REACH
+            or -_DELETION_REACH <= t_start - d_end <= _DELETION_REACH
+            for d_start, d_end in ends
+        )
+        for t_start, t_end in clause.spans("timebomb")
+    )
+
+
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
     marks = ["cue:covert"] if clause.has("covert") else []
@@ -1730,7 +1761,16 @@ def _declared_marks(clause: Clause) -> Features:
     # password is mailed to keys@...": a secret handed to a phone number or
     # mailbox the author wrote in. A service's endpoint ("your API key is
     # sent to api.openai.com to authenticate") is a URL, not a person.
-    if handed and clause.has("sensitive") and (clause.emails or _PHONE.search(clause.text)):
+    # "Operator credentials mirrored to relay.example.com.br": a copy of a
+    # secret kept by a host the author names.
+    copied_away = clause.has("duplicate") and (
+        _handed_away(clause) or _COUNTRY_HOST.search(clause.text) is not None
+    )
+    if (
+        handed
+        and clause.has("sensitive")
+        and (clause.emails or _PHONE.search(clause.text) or copied_away)
+    ):
         marks.append("secret-to-address")
     # Data handed to a receiver nobody asked for ("forwards attachments to a
     # partner server", "shipped to a data broker"), or behaviour that
@@ -1758,7 +1798,7 @@ def _declared_marks(clause: Clause) -> Features:
     # "Publishes the post publicly" hands on no secret.
     if handed and clause.has("sensitive") and clause.has("public"):
         marks.append("secret-made-public")
-    if handed and (clause.has("timebomb") or _delay_on_data(clause)):
+    if handed and (_stated_delay(clause) or _delay_on_data(clause)):
         marks.append("time-bomb")
     # "Users are not notified", "candidates aren't told", "nothing in the
     # chat shows it": the flow is kept from the people whose data it is.
@@ -1782,8 +1822,13 @@ def _declared_marks(clause: Clause) -> Features:
     # pix@platform-custody...", "refunds are paid into the clearing account
     # (IBAN GB29 ...)": the user's money sent to an account the author wrote
     # in. A link shortener's target URL is no payout account.
+    # "This server intercepts the responses of `screen_party` and lowers
+    # the score of ...": another server's tool altered from outside.
     if clause.has("reroute") and (
-        _third_party(clause) or clause.has("covert") or _planted_account(clause)
+        _third_party(clause)
+        or clause.has("covert")
+        or _planted_account(clause)
+        or bool(_other_tools(clause))
     ):
         marks.append("rerouted")
     # "Turns off Safe Browsing and sets the system proxy to ...; these
@@ -1952,6 +1997,7 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         and data
         and (clause.urls or clause.emails or clause.has("destination"))
         and not _users_own_receiver(clause)
+        and not _describes_receiver_field(clause, scope)
         # "Credentials are never transmitted anywhere except to the
         # endpoint you specify": the sending is refused, not asked for.
         and not _refuses_filling(clause)
@@ -1988,6 +2034,25 @@ def _users_own_receiver(clause: Clause) -> bool:
     if not clause.has("consent") or clause.urls or clause.emails:
         return False
     return not clause.has("sensitive", "secretstore", "covert", "conceal")
+
+
+# A parameter that holds where the tool sends things: the user fills it.
+_RECEIVER_FIELD = regex.compile(
+    r"dest|target|webhook|recipient|endpoint|channel|url|^to$|canal|ziel|empfaeng|destinat"
+)
+
+
+def _describes_receiver_field(clause: Clause, scope: ToolScope) -> bool:
+    """The description of this tool's own receiver field saying what it
+    takes: "Webhook de Slack, chat_id de Telegram o dirección de correo"
+    under `destino`. The user writes the receiver in; the text writes in
+    no address of its own ("set to https://...") and moves no secret, in
+    secret or on every call."""
+    if not scope.parameter or not _RECEIVER_FIELD.search(identifier_key(scope.parameter)):
+        return False
+    if clause.urls or clause.emails or clause.ips:
+        return False
+    return not clause.has("sensitive", "secretstore", "covert", "conceal", "every", "excess")
 
 
 def _data_in_link(clause: Clause) -> str | None:
