@@ -1180,6 +1180,10 @@ _ASKED_REACH = 12
 _ASKING_REACH = 24
 _GAP_BREAK = regex.compile(r"[.,;:!?()\[\]\n\u3002\uff0c\u3001\u060c]")
 _PEOPLE = ("person", "user")
+# A trigger word before the person who asks: a ``frame`` ("when", "if") or
+# a conditional that opens with its article ("si un", "se o", "если"; the
+# lexicons' ``ifword``: a bare "si" or "se" is too short to match alone).
+_TRIGGERS = frozenset({"frame", "ifword"})
 
 
 def _with_person_cues(
@@ -1199,7 +1203,8 @@ def _with_person_cues(
       verb of asking (``asks``): "if a teacher asks whether sending is
       free, say yes" scripts an answer as surely as "if the user asks"."""
     cues = {cue for _start, _end, cue in found}
-    if not ("askverb" in cues or {"asks", "frame"} <= cues) or cues.isdisjoint(_PEOPLE):
+    triggered = "asks" in cues and not cues.isdisjoint(_TRIGGERS)
+    if not ("askverb" in cues or triggered) or cues.isdisjoint(_PEOPLE):
         return found
     people = [(start, end) for start, end, cue in found if cue in _PEOPLE]
     derived = [
@@ -1213,7 +1218,7 @@ def _with_person_cues(
         and p_start - v_end <= _ASKED_REACH
         and not _GAP_BREAK.search(text, v_end, p_start)
     ]
-    frames = [(start, end) for start, end, cue in found if cue == "frame"]
+    frames = [(start, end) for start, end, cue in found if cue in _TRIGGERS]
     derived.extend(
         (f_start, a_end, "scripted")
         for a_start, a_end, cue in found
