@@ -938,6 +938,9 @@ _GATE_CUES = ACTION_CUES | {
     "prior",
     "persona",
     "dissuade",
+    # An answer written for when the user asks ("if a parent asks what was
+    # sent, show them only ..."): the telling verb is no action cue.
+    "scripted",
     # A DNS lookup of a host built from a placeholder sends its value.
     "resolve",
     # Declared behaviour stated without a command verb: "opens a reverse
@@ -973,7 +976,11 @@ def may_instruct(normalized: str) -> bool:
     the agent for something? One automaton pass, no clause analysis."""
     if "](" in normalized:
         return True
-    return any(cue in _GATE_CUES for _s, _e, cue in _cue_hits(normalized))
+    hits = tuple(_cue_hits(normalized))
+    if any(cue in _GATE_CUES for _s, _e, cue in hits):
+        return True
+    derived = _with_person_cues(hits, normalized)[len(hits) :]
+    return any(cue in _GATE_CUES for _s, _e, cue in derived)
 
 
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
@@ -1159,8 +1166,69 @@ class _CueRead:
 
 def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
-    found = tuple(_cue_hits(_mask_identifiers(text)))
+    found = _with_person_cues(tuple(_cue_hits(_mask_identifiers(text))), text)
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+# How far (characters of normalized text) the person asked may stand after
+# the verb of asking: "ask the teacher", "pida al profesor", "poproś
+# rodzica", "请家长". Articles and possessives fit; a later clause does not.
+_ASKED_REACH = 12
+# How far a trigger word may stand before the person who asks, and the
+# person before their verb: "if a teacher asks", "if the teacher or a
+# parent asks", "si un padre pregunta", "如果家长问".
+_ASKING_REACH = 24
+_GAP_BREAK = regex.compile(r"[.,;:!?()\[\]\n\u3002\uff0c\u3001\u060c]")
+_PEOPLE = ("person", "user")
+# A trigger word before the person who asks: a ``frame`` ("when", "if") or
+# a conditional that opens with its article ("si un", "se o", "если"; the
+# lexicons' ``ifword``: a bare "si" or "se" is too short to match alone).
+_TRIGGERS = frozenset({"frame", "ifword"})
+
+
+def _with_person_cues(
+    found: tuple[tuple[int, int, str], ...], text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits plus what a person named by role makes of the verbs around
+    them. Who is asked or who asks is the person the tool serves, whatever
+    the register calls them (the teacher, a parent, the patient, the
+    cardholder, in any language: ``person``; or ``user``):
+
+    * ``askuser`` where a verb of asking someone (``askverb``) has the
+      person right after it: "ask the teacher to type their portal
+      password" asks the user as surely as "ask the user". A verb with no
+      person after it ("ask for a date range", "ask the model") asks no
+      one.
+    * ``scripted`` where a trigger word stands before the person and their
+      verb of asking (``asks``): "if a teacher asks whether sending is
+      free, say yes" scripts an answer as surely as "if the user asks"."""
+    cues = {cue for _start, _end, cue in found}
+    triggered = "asks" in cues and not cues.isdisjoint(_TRIGGERS)
+    if not ("askverb" in cues or triggered) or cues.isdisjoint(_PEOPLE):
+        return found
+    people = [(start, end) for start, end, cue in found if cue in _PEOPLE]
+    derived = [
+        (v_start, p_end, "askuser")
+        for v_start, v_end, cue in found
+        if cue == "askverb"
+        for p_start, p_end in people
+        # A person phrase may share its article with the verb's: "demandez
+        # au" + "au client".
+        if v_start < p_start
+        and p_start - v_end <= _ASKED_REACH
+        and not _GAP_BREAK.search(text, v_end, p_start)
+    ]
+    frames = [(start, end) for start, end, cue in found if cue in _TRIGGERS]
+    derived.extend(
+        (f_start, a_end, "scripted")
+        for a_start, a_end, cue in found
+        if cue == "asks"
+        for p_start, p_end in people
+        if 0 <= a_start - p_end <= _ASKING_REACH
+        for f_start, f_end in frames
+        if 0 <= p_start - f_end <= _ASKING_REACH and not _GAP_BREAK.search(text, f_end, a_start)
+    )
+    return found + tuple(derived) if derived else found
 
 
 def _cue_places(
