@@ -2,7 +2,7 @@
 
 Reads every labelled entry of the training corpus (``corpus/*.jsonl``,
 ``corpus/holdout``, ``corpus/captured.jsonl`` and the completed sealed
-rounds of ``ROUNDS``, ``corpus/sealed/r1`` .. ``r9``), takes the clauses the intent gate
+rounds of ``ROUNDS``, ``corpus/sealed/r1`` .. ``r7``), takes the clauses the intent gate
 yields for each of its strings (the clauses ``imperative-directive`` reads
 at scan time, mentioned ones left out), and fits a logistic regression over
 each clause's features (``mcpscan.checks._intent_model.features``).
@@ -54,13 +54,16 @@ from mcpscan._walk import view_tool
 from mcpscan.checks import _intent_model, _intent_rules
 from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
 
-#: The completed sealed rounds the model is trained on. r8 and r9 joined
-#: after leave-one-round-out validation over r1..r9 (docs/rules/intent-model.md):
-#: at the threshold 0.98, training on the other eight rounds catches 22 of
-#: the 168 held-out attacks the rules pass that expect review (training on
-#: r1..r7 only: 15), for 5 more of 2,285 held-out look-alikes raised (4);
-#: its final fit raises no real tool that the previous model did not.
-ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9")
+#: The completed sealed rounds the model is trained on (validation holds
+#: out every completed round). Adding r8 and r9 was measured by
+#: leave-one-round-out validation over r1..r9 and not kept: at 0.98 it
+#: catches 22 of the 168 held-out attacks the rules pass, as r1..r7 at 0.97
+#: does, with the r9 fold at 5/81 either way, and its final fit loses a
+#: tested declared-behaviour catch (docs/rules/intent-model.md). Note:
+#: refitted on today's corpus, this setting raises one more real tool of
+#: /work/shared/corpora than the committed weights; check the names that
+#: ``--validate`` prints before committing a refit.
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 BUCKETS = 4096
 SEED = 7
 EPOCHS = 12
@@ -327,10 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="corpus")
     parser.add_argument("--out", default="mcpscan/lexicon/weights_intent_model.json")
-    # Chosen by leave-one-round-out validation (docs/rules/intent-model.md):
-    # at 0.97 a fit on today's corpus raises one (r1..r7) or three (r1..r9)
-    # more real tools of /work/shared/corpora; at 0.98, none.
-    parser.add_argument("--threshold", type=float, default=0.98)
+    # Chosen by leave-one-round-out validation (docs/rules/intent-model.md).
+    parser.add_argument("--threshold", type=float, default=0.97)
     parser.add_argument("--validate", metavar="BENIGN_FOLDER", nargs="?", const="")
     args = parser.parse_args(argv)
     entries = _read(_roots(Path(args.corpus)))
