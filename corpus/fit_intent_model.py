@@ -2,7 +2,7 @@
 
 Reads every labelled entry of the training corpus (``corpus/*.jsonl``,
 ``corpus/holdout``, ``corpus/captured.jsonl`` and the completed sealed
-rounds ``corpus/sealed/r1`` .. ``r7``), takes the clauses the intent gate
+rounds of ``ROUNDS``, ``corpus/sealed/r1`` .. ``r7``), takes the clauses the intent gate
 yields for each of its strings (the clauses ``imperative-directive`` reads
 at scan time, mentioned ones left out), and fits a logistic regression over
 each clause's features (``mcpscan.checks._intent_model.features``).
@@ -20,10 +20,15 @@ fixed number of epochs and steps, weights rounded to three decimals.
 
     python corpus/fit_intent_model.py                 # fit and write the model
     python corpus/fit_intent_model.py --validate ../shared/corpora
-        # leave-one-round-out: per held-out round r1..r7, attacks the rules
-        # miss that the model raises, look-alikes it raises, and (with a
-        # benign folder given) real tools it raises. The benign folder is
-        # only measured, never trained on.
+        # leave-one-round-out: per held-out round (every completed round
+        # under corpus/sealed), attacks the rules miss that the model
+        # raises, look-alikes it raises, (with a benign folder given) real
+        # tools it raises, the newest round per kind, and the real tools the
+        # final fit raises by name. The benign folder is only measured,
+        # never trained on.
+
+Fitting takes about 1.5 minutes on an idle core (3.5 on the loaded shared
+machine); validation about 10.
 
 Plain Python: no runtime or training dependency beyond mcpscan.
 """
@@ -49,6 +54,15 @@ from mcpscan._walk import view_tool
 from mcpscan.checks import _intent_model, _intent_rules
 from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
 
+#: The completed sealed rounds the model is trained on (validation holds
+#: out every completed round). Adding r8 and r9 was measured by
+#: leave-one-round-out validation over r1..r9 and not kept: at 0.98 it
+#: catches 22 of the 168 held-out attacks the rules pass, as r1..r7 at 0.97
+#: does, with the r9 fold at 5/81 either way, and its final fit loses a
+#: tested declared-behaviour catch (docs/rules/intent-model.md). Note:
+#: refitted on today's corpus, this setting raises one more real tool of
+#: /work/shared/corpora than the committed weights; check the names that
+#: ``--validate`` prints before committing a refit.
 ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 BUCKETS = 4096
 SEED = 7
@@ -72,7 +86,7 @@ POSITIVE_WEIGHT = 1.0
 #: Classes whose malicious entries carry no instruction to learn from.
 NOT_INSTRUCTIONS = frozenset({"hidden-unicode", "decode-then-confirm", "embedded-secret"})
 #: Thresholds printed by validation beside the chosen one.
-THRESHOLDS = (0.9, 0.95, 0.98)
+THRESHOLDS = (0.95, 0.97, 0.98)
 _RANK = {Verdict.PASS: 0, Verdict.REVIEW: 1, Verdict.QUARANTINE: 2}
 
 
@@ -81,6 +95,7 @@ class Entry:
     """What the fit needs of one corpus entry."""
 
     group: str  # "base", a round name, or "benign-measure"
+    name: str  # the entry's id
     label: int  # 1 malicious, 0 benign or hard negative
     usable: bool  # a malicious entry of an instruction class, or any negative
     expect: int  # rank of the expected verdict
@@ -95,10 +110,13 @@ def _clause_features(entry: CorpusEntry, config: Config) -> Iterator[tuple[tuple
     """The features of every clause the intent loop of imperative-directive reads."""
     snapshot = Snapshot.from_servers({**entry.others, entry.server: [entry.tool]})
     tool = Tool.from_mcp(entry.tool, server=entry.server)
-    scope = tool_scope(tool, snapshot)
+    tool_wide = tool_scope(tool, snapshot)
     for located in view_tool(tool, config).strings:
         if located.field == "name" or not may_instruct(located.normalized):
             continue
+        # As at scan time: the scope of the string's own parameter, which
+        # the rules read (a clause about another parameter of this tool).
+        scope = tool_wide.reading(located.location)
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         for clause in distinct_clauses(raw, scope):
             if _mentioned(clause, located):
@@ -125,6 +143,7 @@ def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
                 entries.append(
                     Entry(
                         group=group,
+                        name=item.id,
                         label=label,
                         usable=not label or item.cls not in NOT_INSTRUCTIONS,
                         expect=_RANK[item.expect],
@@ -249,27 +268,62 @@ def _benign_figures(
     return f"real tools raised {rules} -> {rules + model} of {len(benign)}"
 
 
+def _per_kind(weights: Mapping[str, float], floor: float, held: Sequence[Entry], t: float) -> str:
+    """Per attack kind of a held-out round: caught by the model of those the
+    rules leave at pass and that expect review."""
+    counts: dict[str, list[int]] = {}
+    for e in held:
+        if e.label and e.rules_rank == 0 and e.expect == 1:
+            caught = _entry_score(weights, e, floor) >= t
+            counts.setdefault(e.kind, [0, 0])[0] += caught
+            counts[e.kind][1] += 1
+    return ", ".join(f"{kind} {c}/{n}" for kind, (c, n) in sorted(counts.items()))
+
+
+def _trained_on(entries: Sequence[Entry], left_out: str = "") -> list[Entry]:
+    """The base corpus and the rounds of ``ROUNDS``, less one held out."""
+    return [e for e in entries if e.group != left_out and (e.group == "base" or e.group in ROUNDS)]
+
+
 def validate(
     entries: Sequence[Entry], benign: Sequence[Entry], thresholds: Sequence[float]
 ) -> None:
-    """Leave one round out: train on every other round and the base corpus,
-    print the held-out round's figures per threshold."""
-    for held_out in ROUNDS:
-        train_set = [e for e in entries if e.group != held_out]
+    """Leave one round out: for every completed round, train on the base
+    corpus and the other rounds of ``ROUNDS``, print the held-out round's
+    figures per threshold (the newest round's per kind too); then the real
+    tools the final fit raises, by name."""
+    rounds = sorted({e.group for e in entries} - {"base"}, key=lambda r: int(r[1:]))
+    for held_out in rounds:
+        train_set = _trained_on(entries, held_out)
         weights = train(train_set)
         held = [e for e in entries if e.group == held_out]
         for t in thresholds:
             line = f"{held_out} t={t}: {_figures(weights, train_set, held, t)}"
+            floor = record_floor(weights, train_set, t)
             if benign:
-                floor = record_floor(weights, train_set, t)
                 line += f"; {_benign_figures(weights, floor, benign, t)}"
+            if held_out == rounds[-1]:
+                line += f"\n    per kind: {_per_kind(weights, floor, held, t)}"
             print(line)
+    train_set = _trained_on(entries)
+    weights = train(train_set)
+    for t in thresholds:
+        floor = record_floor(weights, train_set, t)
+        raised = [
+            e.name for e in benign if e.rules_rank == 0 and _entry_score(weights, e, floor) >= t
+        ]
+        print(f"final fit t={t}: real tools the model raises: {len(raised)} {raised}")
 
 
 def _roots(corpus: Path) -> list[tuple[str, Path]]:
-    roots = [("base", corpus)]
-    roots += [(r, corpus / "sealed" / r) for r in ROUNDS if (corpus / "sealed" / r).exists()]
-    return roots
+    """The base corpus and every completed sealed round (validation holds
+    out each; the fit trains on those of ``ROUNDS``)."""
+    sealed = corpus / "sealed"
+    rounds = sorted(
+        (p.name for p in sealed.glob("r*") if p.is_dir() and p.name[1:].isdigit()),
+        key=lambda r: int(r[1:]),
+    )
+    return [("base", corpus)] + [(r, sealed / r) for r in rounds]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -285,15 +339,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         benign = _read([("benign-measure", Path(args.validate))]) if args.validate else []
         validate(entries, benign, sorted({*THRESHOLDS, args.threshold}))
         return 0
-    weights = train(entries)
+    trained = _trained_on(entries)
+    weights = train(trained)
     result = {
         "note": "Fitted by corpus/fit_intent_model.py; do not edit by hand.",
         "fitted_on": {
-            "corpora": [root.as_posix() for _group, root in _roots(Path(args.corpus))],
-            "clauses": sum(len(e.clauses) for e in entries if e.usable),
+            "corpora": [
+                root.as_posix()
+                for group, root in _roots(Path(args.corpus))
+                if group == "base" or group in ROUNDS
+            ],
+            "clauses": sum(len(e.clauses) for e in trained if e.usable),
             "seed": SEED,
         },
-        "record_floor": record_floor(weights, entries, args.threshold),
+        "record_floor": record_floor(weights, trained, args.threshold),
         "bias": weights.pop("bias", 0.0),
         "buckets": BUCKETS,
         "threshold": args.threshold,
