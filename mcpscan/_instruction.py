@@ -26,7 +26,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 import ahocorasick
 import attrs
@@ -1166,9 +1166,9 @@ def _read_cues(piece: str) -> _CueRead:
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
 
 
-@attrs.frozen(slots=True)
-class _CuePlaces:
-    """Where a clause's cues stand, sorted out in one pass over its hits."""
+class _CuePlaces(NamedTuple):
+    """Where a clause's cues stand, sorted out in one pass over its hits (a
+    named tuple: built once per clause record, at the cost of a tuple)."""
 
     #: The hits the record keeps (``Clause.hits``).
     kept: tuple[tuple[int, int, str], ...]
