@@ -26,7 +26,7 @@ import json
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 import ahocorasick
 import attrs
@@ -800,6 +800,9 @@ class Clause:
         if self.spans_by_cue is None:
             return frozenset((s, e) for s, e, cue in self.hits if cue in cues)
         by_cue = self.spans_by_cue
+        if len(cues) == 1:
+            # The common question (one cue; most often one the clause lacks).
+            return frozenset(by_cue.get(cues[0], ()))
         return frozenset(span for cue in cues for span in by_cue.get(cue, ()))
 
     def has(self, *cues: str) -> bool:
@@ -1231,25 +1234,40 @@ def _with_person_cues(
     return found + tuple(derived) if derived else found
 
 
-def _cue_places(
-    found: Iterable[tuple[int, int, str]],
-) -> tuple[tuple[tuple[int, int, str], ...], dict[str, int], dict[int, set[str]]]:
-    """The cue hits a clause record keeps, each cue's first position, and
-    the cues at each position."""
+class _CuePlaces(NamedTuple):
+    """Where a clause's cues stand, sorted out in one pass over its hits (a
+    named tuple: built once per clause record, at the cost of a tuple)."""
+
+    #: The hits the record keeps (``Clause.hits``).
+    kept: tuple[tuple[int, int, str], ...]
+    #: Each cue's first position (``Clause.first_positions``).
+    first: dict[str, int]
+    #: The cues at each position (read by ``_imperative``).
+    by_position: dict[int, set[str]]
+    #: The kept hits' spans by cue (``Clause.spans_by_cue``).
+    spans_by_cue: dict[str, tuple[tuple[int, int], ...]]
+
+
+def _cue_places(found: Iterable[tuple[int, int, str]]) -> _CuePlaces:
+    """The cue hits a clause record keeps, each cue's first position, the
+    cues at each position and the kept spans by cue: one pass over the hits."""
     first: dict[str, int] = {}
     by_position: dict[int, set[str]] = {}
     kept: list[tuple[int, int, str]] = []
-    per_cue: dict[str, int] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
     for hit in found:
-        hit_start, _hit_end, cue = hit
+        hit_start, hit_end, cue = hit
         first.setdefault(cue, hit_start)
         by_position.setdefault(hit_start, set()).add(cue)
         # The rules compare a few places of a cue, never hundreds: a cue
         # repeated throughout a padded clause keeps its first places only.
-        if per_cue.get(cue, 0) < _HITS_PER_CUE:
-            per_cue[cue] = per_cue.get(cue, 0) + 1
+        places = spans.setdefault(cue, [])
+        if len(places) < _HITS_PER_CUE:
+            places.append((hit_start, hit_end))
             kept.append(hit)
-    return tuple(kept), first, by_position
+    return _CuePlaces(
+        tuple(kept), first, by_position, {cue: tuple(places) for cue, places in spans.items()}
+    )
 
 
 def _clause(
@@ -1265,13 +1283,11 @@ def _clause(
     if read is None:
         read = _read_cues(piece)
     text, cues = read.text, read.cues
-    hits, first, by_position = _cue_places(read.found)
-    spans_by_cue: dict[str, list[tuple[int, int]]] = {}
-    for hit_start, hit_end, cue in hits:
-        spans_by_cue.setdefault(cue, []).append((hit_start, hit_end))
-    imperative, negated = _imperative(text, by_position)
+    places = _cue_places(read.found)
+    hits = places.kept
+    imperative, negated = _imperative(text, places.by_position)
     if not negated and "prohibition" in cues:
-        negated = _prohibited(list(hits))
+        negated = _prohibited(hits)
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
     action = bool(cues & ACTION_CUES)
     addressed = (
@@ -1300,12 +1316,12 @@ def _clause(
         negated_action=bool(negated),
         negated_cues=negated,
         subject_is_name=subject_is_name,
-        first_positions=first,
+        first_positions=places.first,
         previous_cues=previous,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
-        spans_by_cue={cue: tuple(spans) for cue, spans in spans_by_cue.items()},
+        spans_by_cue=places.spans_by_cue,
     )
 
 

@@ -138,6 +138,24 @@ def test_cue_places_are_sorted_out_only_for_clauses_that_may_fire(
     assert len(calls) == 1
 
 
+def test_one_pass_cue_places_agree_with_the_hits_they_keep() -> None:
+    # A cue repeated past the per-cue bound keeps its first places only;
+    # the record's spans by cue are those of the kept hits, and a question
+    # about one cue gets what the record's own hits say.
+    raw = "Send it, send it, " * 12 + "and do not tell the user."
+    (clause,) = [c for c in distinct_clauses(raw) if c.start == 0]
+    kept = clause.hits
+    assert kept
+    for cue in {cue for _s, _e, cue in kept}:
+        by_hand = frozenset((s, e) for s, e, c in kept if c == cue)
+        assert len(by_hand) <= _instruction._HITS_PER_CUE
+        assert clause.spans(cue) == by_hand
+        assert attrs.evolve(clause, spans_by_cue=None).spans(cue) == by_hand
+    assert clause.spans("no-such-cue") == frozenset()
+    cues = tuple({cue for _s, _e, cue in kept})
+    assert clause.spans(*cues) == frozenset((s, e) for s, e, _c in kept)
+
+
 def test_prose_skips_the_costly_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
     searched: list[str] = []
 
