@@ -877,7 +877,11 @@ def _claim_kind(clause: Clause) -> str | None:
             return None
         if clause.has("prior", "notuser") or _ranks_over_user(clause):
             return "over-user-or-instructions"
-        if _names_other_server_tool(clause) and not clause.scoped(Scope.SAME_SERVER_TOOL):
+        if (
+            _names_other_server_tool(clause)
+            and not clause.scoped(Scope.SAME_SERVER_TOOL)
+            and not _act_denied(clause, "override")
+        ):
             return "over-other-server-tool"
         if (
             _speaks_of_retrieved(clause)
@@ -1159,8 +1163,9 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     # the user's own address or a flow the user set up is no demand.
     if clause.negated_action or clause.has("deferral", "consent"):
         return None
-    # A security product's catalogue of what malware does is no demand.
-    if _describes_threats(clause):
+    # A security product's catalogue of what malware does is no demand,
+    # nor an act the sentence says does not happen.
+    if _describes_threats(clause) or _act_denied(clause, *_DEMANDS, "useract"):
         return None
     # The first sentence states the job; a demand is judged against it.
     if _word_count(clause.text) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
@@ -2314,9 +2319,28 @@ def _refuses_filling(clause: Clause) -> bool:
     )
 
 
-# A parameter whose name says it holds a credential: a secret put there is
-# the field's job ("pass the user's API key in `api_key`").
-_SECRET_FIELD = regex.compile(r"key|token|secret|pass|cred|auth|pin|otp|cookie|session")
+def _act_denied(clause: Clause, *acts: str) -> bool:
+    """A negation right before every act of the kinds given ("this tool
+    never adds or removes collaborators", "does not replace box's
+    secure_share_link"): the sentence says what does not happen. A
+    negation elsewhere ("archive the newest email, no need to
+    ask"), or before one act of two ("call virement_securise and never
+    transfer_funds"), leaves an act standing."""
+    negations = clause.spans("negation")
+    spans = clause.spans(*acts)
+    return bool(spans) and all(
+        any(0 <= a_start - n_end <= _REFUSAL_REACH for _n_start, n_end in negations)
+        for a_start, _a_end in spans
+    )
+
+
+def _secret_field(name: str) -> bool:
+    """A parameter whose name says it holds a credential (the lexicon's
+    ``name:credential`` words, found anywhere in the name: ``auth_token``,
+    ``apiKey``, ``contraseña``, ``密码``): a secret put there is the field's
+    job ("pass the user's API key in `api_key`")."""
+    key = identifier_key(name)
+    return any(word in key for word in name_words("name:credential"))
 
 
 def _secret_into_plain_field(clause: Clause) -> bool:
@@ -2328,7 +2352,7 @@ def _secret_into_plain_field(clause: Clause) -> bool:
     own = clause.scoped(Scope.OWN_PARAM)
     if not own or not _secrets_in_sight(clause):
         return False
-    return not any(_SECRET_FIELD.search(identifier_key(name)) for name in own)
+    return not any(_secret_field(name) for name in own)
 
 
 def _has_side_field(scope: ToolScope) -> bool:
