@@ -868,6 +868,8 @@ def _claim_kind(clause: Clause) -> str | None:
     """Which claim of rank the clause makes, if any."""
     if clause.has("override") and _defers_to_user(clause):
         return None
+    if _on_users_request(clause):
+        return None
     if clause.has("prevails") and _user_wins(clause):
         return None
     if clause.has("override"):
@@ -1008,6 +1010,21 @@ def _defers_to_user(clause: Clause) -> bool:
     claims_end = max(end for _start, end in claims)
     tool_after = any(start >= claims_end for start, _end in clause.spans("selfref"))
     return last_prior <= first_claim and tool_after
+
+
+_AGAINST_REQUEST = ("notuser", "anyway", "conceal", "covert", "noconfirm", "persist")
+
+
+def _on_users_request(clause: Clause) -> bool:
+    """The override waits on the user's word: "optional override, only on
+    user request", "only use it if the user says they're on Workspace",
+    "prefer this one, but use the classic tool if the user asks". Nothing
+    is ranked over the user unless the clause also acts against, hides
+    from or skips the user, or keeps the rule past the request, or puts it
+    under a capitals banner."""
+    if not clause.has("deferral", "usergate") or clause.caps_label:
+        return False
+    return not clause.has(*_AGAINST_REQUEST)
 
 
 def _against_user_aloud(clause: Clause) -> bool:
@@ -1331,8 +1348,10 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
 
 
 def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
-    # "Never share data with third parties": the hand-over is refused.
-    if clause.has("untrusted") or clause.negated_cues & _HANDING:
+    # "Never share data with third parties": the hand-over is refused;
+    # "never chain straight to send without the user's go-ahead": the
+    # call that would send is.
+    if clause.has("untrusted") or clause.negated_cues & (_HANDING | {"invoke"}):
         return None
     # A security product describing what malware does ("detects keyloggers
     # that send keystrokes to remote servers", "example report line: ...")
