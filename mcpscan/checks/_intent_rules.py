@@ -1181,8 +1181,11 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.negated_action or clause.has("deferral", "consent"):
         return None
     # A security product's catalogue of what malware does is no demand,
-    # nor an act the sentence says does not happen.
+    # nor an act the sentence says does not happen, nor what a mute
+    # setting leaves in place ("messages are still delivered to the inbox").
     if _describes_threats(clause) or _act_denied(clause, *_DEMANDS, "useract"):
+        return None
+    if _record_kept(clause):
         return None
     # The first sentence states the job; a demand is judged against it.
     if _word_count(clause.text) < _MIN_DEMAND_WORDS or clause.text in scope.purpose:
@@ -1360,7 +1363,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # it is sent") are not the tool's own hidden behaviour.
     if _lists_examples(clause) or clause.has("consent") or _withdrawn(clause):
         return None
-    if _describes_threats(clause):
+    if _describes_threats(clause) or _record_kept(clause):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -1414,6 +1417,20 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
 
 # A list item: "- ", "* ", "• ", "1. " at the start of the clause.
 _LIST_ITEM = regex.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+
+
+def _record_kept(clause: Clause) -> bool:
+    """ "`silent` suppresses push notifications and sounds, but alerts are
+    still recorded in the inbox", "messages are still delivered and shown
+    the next morning": a mute setting that says what the user still sees
+    (the lexicon's ``stillkept`` cue) hides nothing. A copy to a receiver
+    nobody asked for ("... still delivered, and a copy goes to
+    audit@...") or a secret is no mute."""
+    if not clause.has("stillkept"):
+        return False
+    if clause.has("duplicate", "destination", "badreceiver", "sensitive", "secretstore"):
+        return False
+    return not _literal_destination(clause)
 
 
 def _describes_threats(clause: Clause) -> bool:
