@@ -329,6 +329,10 @@ _DOC_EXAMPLES = frozenset(
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
         "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "sk_test_26PHem9AhJZvU623DfE1x4sd",
+        # The Azure Storage emulator's (Azurite's) development account key:
+        # published in Microsoft's docs and identical on every machine; it
+        # opens only the emulator on localhost.
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
     }
 )
 _SEQUENCE_RUN = 5
@@ -864,6 +868,13 @@ _JWT_DOC_CLAIMS = (
 )
 
 
+# A token whose ``role`` claim names the anonymous public role (Supabase's
+# "anon" key, PostgREST's "anonymous"/"public" role) is handed to every
+# browser by design: row-level security, not the token, guards the data.
+# A "service_role" or "authenticated" token is a credential.
+_JWT_PUBLIC_ROLES = frozenset({"anon", "anonymous", "public"})
+
+
 def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
     header = _b64_json_object(match.group(1))
     algorithm = None if header is None else header.get("alg")
@@ -882,6 +893,8 @@ def _judge_jwt(match: re.Match[str], _text: str) -> _Judged | None:
         or len(signature) < _JWT_MIN_SIGNATURE
         or any(word in signature.lower() for word in _JWT_SIGNATURE_WORDS)
     )
+    if payload.get("role") in _JWT_PUBLIC_ROLES:
+        return _Judged(STRUCTURE, "placeholder", "JWT (public anonymous role)", *match.span())
     if unsigned or any(marker in claims for marker in _JWT_DOC_CLAIMS):
         # An unsigned token authenticates nobody: it shows a claim layout.
         # jwt.io's "John Doe" token and its kin: a documentation example.
