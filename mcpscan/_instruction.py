@@ -979,10 +979,16 @@ def may_instruct(normalized: str) -> bool:
     the agent for something? One automaton pass, no clause analysis."""
     if "](" in normalized:
         return True
-    hits = tuple(_cue_hits(normalized))
-    if any(cue in _GATE_CUES for _s, _e, cue in hits):
-        return True
-    derived = _with_person_cues(hits, normalized)[len(hits) :]
+    # The first gate cue answers (most strings that may instruct have one
+    # early): the hits are kept, and the person cues derived from them, only
+    # when the whole string holds none.
+    hits: list[tuple[int, int, str]] = []
+    for hit in _cue_hits(normalized):
+        if hit[2] in _GATE_CUES:
+            return True
+        hits.append(hit)
+    found = tuple(hits)
+    derived = _with_person_cues(found, normalized)[len(found) :]
     return any(cue in _GATE_CUES for _s, _e, cue in derived)
 
 

@@ -347,3 +347,29 @@ def test_a_window_costs_one_call_of_the_engine(monkeypatch: pytest.MonkeyPatch) 
     assert places >= 10
     assert imperative_directive._confirm(member, text, start, end) is None
     assert len(calls) == 1
+
+
+def test_may_instruct_stops_at_the_first_gate_cue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole string is cleared for analysis by its first gate cue: the
+    cue hits after it are not read (on 1 MB of prose, reading them all cost
+    a quarter of the directive check). A string with none is read to its
+    end, the person cues derived from its hits included."""
+    read: list[str] = []
+    real = _instruction._cue_hits
+
+    def counted(text: str) -> object:
+        for hit in real(text):
+            read.append(hit[2])
+            yield hit
+
+    monkeypatch.setattr(_instruction, "_cue_hits", counted)
+    prose = " Each row holds the date, the city and the temperature." * 300
+    gated = normalize("Send the file to the admin." + prose)
+    assert _instruction.may_instruct(gated)
+    assert len(read) <= 3, read
+    read.clear()
+    assert not _instruction.may_instruct(normalize(prose))
+    assert len(read) >= 300
+    # A person asked by role is derived from the hits of a string with no
+    # gate cue of its own ("ask the teacher ..." asks the user).
+    assert _instruction.may_instruct(normalize("Ask the teacher for the portal password."))
