@@ -291,36 +291,43 @@ class EmbeddedSecretCheck:
             )
 
     def _aws_pair(self, secret: LocatedString) -> Signal:
-        value = secret.raw.strip()
-        kind = "aws_secret_key"
-        return Signal(
-            check_id=self.id,
-            rule_id=f"secret.{kind}",
-            tier=Tier.HARD,
-            threat=_THREAT,
-            confidence=0.9,
-            evidence=f"AWS secret access key in {secret.key}, paired with an AWS access key id "
-            f"of the same definition: {redact(value, kind)}",
-            location=redact_secrets(secret.location),
-            span=(secret.raw.index(value), secret.raw.index(value) + len(value)),
+        return self._whole_value(
+            secret,
+            "aws_secret_key",
+            Tier.HARD,
+            0.9,
+            f"AWS secret access key in {secret.key}, paired with an AWS access key id "
+            "of the same definition",
         )
 
     def _slot_value(self, located: LocatedString) -> Iterator[Signal]:
         """A bare value in a credential slot: ``{"password": {"default": "..."}}``."""
         if not credential_value(located.raw):
             return
+        yield self._whole_value(
+            located,
+            "credential_assignment",
+            Tier.SOFT,
+            ASSIGNMENT,
+            f"credential-shaped {located.key} {_slot_kind(located)}",
+        )
+
+    def _whole_value(
+        self, located: LocatedString, kind: str, tier: Tier, confidence: float, said: str
+    ) -> Signal:
+        """A signal on the whole value of ``located`` (surrounding space
+        left out): what is ``said`` of it, then the value redacted."""
         value = located.raw.strip()
-        kind = "credential_assignment"
-        yield Signal(
+        start = located.raw.index(value)
+        return Signal(
             check_id=self.id,
             rule_id=f"secret.{kind}",
-            tier=Tier.SOFT,
+            tier=tier,
             threat=_THREAT,
-            confidence=ASSIGNMENT,
-            evidence=f"credential-shaped {located.key} {_slot_kind(located)}: "
-            f"{redact(value, kind)}",
+            confidence=confidence,
+            evidence=f"{said}: {redact(value, kind)}",
             location=redact_secrets(located.location),
-            span=(located.raw.index(value), located.raw.index(value) + len(value)),
+            span=(start, start + len(value)),
         )
 
     def _signal(
