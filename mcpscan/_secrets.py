@@ -917,8 +917,15 @@ _JWT_PRIVILEGED_CLAIMS = (
     "offline_access",
 )
 # Claims of a token published on purpose (Supabase's anon key, a guest
-# session): its holder can do what any visitor can.
-_JWT_PUBLIC_CLAIMS = ('"anon"', '"anonymous"', '"public"', '"guest"', "publishable")
+# session): its holder can do what any visitor can. The public roles of
+# ``_JWT_PUBLIC_ROLES`` as values anywhere in the claims, and the guest and
+# publishable markers: such a token is never live. (Only a ``role`` claim
+# naming a public role makes it no secret at all, in ``_judge_jwt``.)
+_JWT_PUBLIC_CLAIMS = (
+    *(f'"{role}"' for role in sorted(_JWT_PUBLIC_ROLES)),
+    '"guest"',
+    "publishable",
+)
 # A JWT sent as a credential: the value of an Authorization header.
 _JWT_SENT_CUES = ("bearer", "authorization")
 _JWT_SENT_WINDOW = 24
