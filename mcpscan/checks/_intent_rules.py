@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from importlib import resources
 
 import attrs
@@ -2487,12 +2487,8 @@ def _act_denied(clause: Clause, *acts: str) -> bool:
     negation elsewhere ("archive the newest email, no need to
     ask"), or before one act of two ("call virement_securise and never
     transfer_funds"), leaves an act standing."""
-    negations = clause.spans("negation")
     spans = clause.spans(*acts)
-    return bool(spans) and all(
-        any(0 <= a_start - n_end <= _REFUSAL_REACH for _n_start, n_end in negations)
-        for a_start, _a_end in spans
-    )
+    return bool(spans) and _each_after_a_negation(spans, clause.spans("negation"))
 
 
 def _secret_field(name: str) -> bool:
@@ -2999,9 +2995,17 @@ def _all_negated(clause: Clause, cue: str) -> bool:
         for n_start, n_end in clause.spans("negation")
         if clause.text[n_end : n_end + 1] not in _CLOSING_QUOTES
     ]
+    return _each_after_a_negation(clause.spans(cue), negations)
+
+
+def _each_after_a_negation(
+    places: Iterable[tuple[int, int]], negations: Collection[tuple[int, int]]
+) -> bool:
+    """Whether every place stands right after one of the negations (at most
+    ``_NEGATION_REACH`` characters later): true of no places at all."""
     return all(
-        any(0 <= start - n_end <= _NEGATION_REACH for _n, n_end in negations)
-        for start, _end in clause.spans(cue)
+        any(0 <= start - n_end <= _NEGATION_REACH for _n_start, n_end in negations)
+        for start, _end in places
     )
 
 
