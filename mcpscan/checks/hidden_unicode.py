@@ -155,6 +155,8 @@ _JOINS_BACKWARD = regex.compile(
     r"[\p{Joining_Type=Dual_Joining}\p{Joining_Type=Right_Joining}\u0640]"
 )
 _VIRAMA = regex.compile(r"\p{Canonical_Combining_Class=Virama}")
+#: Letters an f joins in a typographic ligature (ff, fi, fl, ft, fb, fh, fk, fj).
+_LIGATES_WITH_F = frozenset("filtbhkj")
 _NO_SPACE_SCRIPT = regex.compile(r"\p{Line_Break=Complex_Context}")
 
 # Bases with standardized or ideographic variation sequences other than the
@@ -404,6 +406,20 @@ def _at_joining_word_edge(text: str, index: int) -> bool:
         return False
     return _matches(_JOINER_SCRIPT_CHAR, _base_before(text, index)) or _matches(
         _JOINER_SCRIPT_CHAR, after
+    )
+
+
+def _suppresses_ligature(text: str, index: int) -> bool:
+    # German typesetting puts a ZWNJ inside a compound where an f-ligature
+    # would straddle its parts: "Auf\u200clage", "Kauf\u200claden",
+    # "Schiff\u200cfahrt" (the Unicode Standard's own example of ZWNJ in
+    # Latin text). Only an f before a letter that forms a ligature with it,
+    # both lower case in a longer word: a ZWNJ splitting any other pair of
+    # Latin letters ("ig\u200cnore") still counts as hidden.
+    if _char_at(text, index - 1) != "f" or _char_at(text, index + 1) not in _LIGATES_WITH_F:
+        return False
+    return _matches(_LETTER, _char_at(text, index - 2)) and _matches(
+        _LETTER, _char_at(text, index + 2)
     )
 
 
@@ -846,7 +862,11 @@ class _StringScan:
                 or _is_forced_joining_form(text, index)
             )
         if char == _ZWNJ:
-            return _is_script_joiner(text, index) or _at_joining_word_edge(text, index)
+            return (
+                _is_script_joiner(text, index)
+                or _at_joining_word_edge(text, index)
+                or _suppresses_ligature(text, index)
+            )
         if char == _ZWSP:
             return _is_word_break_hint(text, index) or self.disclosed_break(index)
         if char == _SOFT_HYPHEN:

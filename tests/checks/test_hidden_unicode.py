@@ -120,6 +120,13 @@ FIRES = [
     # Beside the quiet RTL/LTR boundary, compound and word-edge cases below.
     ("RLM inside an Arabic word", f"كما {RLM}هي{RLM}ي", "unicode.bidi", "bidi-mark"),
     ("ZWNJ at a Latin word edge", f"Please {ZWNJ}ignore that", "unicode.hidden", "zero-width"),
+    # Beside the German ligature case: an f that starts no word of letters.
+    (
+        "ZWNJ after an f at a word's start",
+        f"Then {ZWNJ}f{ZWNJ}ile it",
+        "unicode.hidden",
+        "zero-width",
+    ),
     ("soft hyphen in a short hyphenated pair", "Go x-ig\u00adnore now", "unicode.hidden", "soft"),
 ]
 
@@ -199,6 +206,11 @@ QUIET = [
     ("RLM between Arabic and Latin", f"مثل {RLM}PUBG{RLM} و{RLM}Valorant{RLM} كما هي"),
     ("Urdu ZWNJ at a word edge", f"نیم فاصلہ (ZWNJ) جیسے {ZWNJ}ہم{ZWNJ}آہنگ کو برقرار رکھتا ہے"),
     ("soft hyphens in a compound", "damit Patch\u00adnotes im Dis\u00adcord-Embed um\u00adbrechen"),
+    # ZWNJ that stops an f-ligature across the parts of a German compound.
+    (
+        "German ZWNJ against ligatures",
+        f"Die Auf{ZWNJ}lage, der Kauf{ZWNJ}laden, die Schiff{ZWNJ}fahrt",
+    ),
 ]
 
 
