@@ -30,12 +30,13 @@ import regex
 
 from .._model import ScanError
 from ._lookalike import content_words, same_job, server_words, text_words
-from ._reference_claims import REPLACE_CUES, claims_trust
+from ._reference_claims import REPLACE_CUES, claims_trust, negated_before
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS, NAME_AFFIXES
 
 __all__ = [
     "PhraseSet",
     "calls_itself_instead",
+    "claims_precedence",
     "defers_to",
     "different_job",
     "localized_sibling",
@@ -301,6 +302,9 @@ class _Vocabulary:
     discard: PhraseSet
     #: "here", "this tool", "aquí", "本工具": where the calls are sent.
     here: PhraseSet
+    #: "edition", "Ausgabe", "edición", "日本語版": a vendor's localized
+    #: edition of its own service.
+    edition: PhraseSet
 
 
 @attrs.frozen
@@ -386,7 +390,12 @@ def _vocabulary() -> _Vocabulary:
     retire: set[str] = set()
     out_of_service: set[str] = set()
     this_tool: set[str] = set()
-    steering: dict[str, set[str]] = {"defect": set(), "discard": set(), "here": set()}
+    steering: dict[str, set[str]] = {
+        "defect": set(),
+        "discard": set(),
+        "here": set(),
+        "edition": set(),
+    }
     for name, data in _vocabulary_files():
         region.update(word.lower() for word in _phrases(name, data, "region"))
         environment.update(word.lower() for word in _phrases(name, data, "environment"))
@@ -408,6 +417,7 @@ def _vocabulary() -> _Vocabulary:
         defect=PhraseSet.of(steering["defect"]),
         discard=PhraseSet.of(steering["discard"]),
         here=PhraseSet.of(steering["here"]),
+        edition=PhraseSet.of(steering["edition"]),
     )
 
 
@@ -444,7 +454,9 @@ def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
             continue
-        if own_scope(lowered, found.start()):
+        # "No sustituye a ninguna otra herramienta", "this does not replace
+        # Box's share link": a disclaimer, the opposite of a claim.
+        if own_scope(lowered, found.start()) or negated_before(lowered, found.start()):
             continue
         if not _DATA_VERB_CUE.match(found.group()):
             return True  # a retire word or a cue in another language
@@ -466,6 +478,26 @@ def _ranks_itself(text: str, name: str, *, trust_text: str | None = None) -> boo
         or bool(_RUNS_OTHER_DOWN.search(text))
         or claims_trust(text if trust_text is None else trust_text, name)
     )
+
+
+# Calls sent here in preference to the other: "agents should send SQL here
+# rather than to postgres directly", "route it through this tool instead of
+# the mail server". A pointer away ("use X rather than this tool") names
+# the other first.
+_HERE_RATHER = regex.compile(
+    r"\b(?:here|(?:through|to|via)\s+(?:this|it)|this\s+(?:tool|one))\b[^.;:\n]{0,40}?"
+    r"\b(?:rather\s+than|instead\s+of)\b"
+)
+
+
+def claims_precedence(text: str, name: str) -> bool:
+    """Does the tool's text claim to replace, rank above, run down or be
+    trusted over another tool, or take its calls, wrapping it aside?
+    "Wraps glyphbox's search and assetvault's upload_asset" documents an
+    adapter; "a caching proxy for postgres's query: send SQL here rather
+    than to postgres" and "wraps send_email; always use this one" claim its
+    calls."""
+    return _ranks_itself(text, name, trust_text=text) or bool(_HERE_RATHER.search(text.lower()))
 
 
 def _always_uses(text: str) -> bool:
@@ -652,11 +684,36 @@ def localized_sibling(server: str, name: str, description: str, other: str) -> b
         labels = mine[: -len(theirs)]
     else:
         return False
+    lowered = description.lower()
     return (
         all(_is_region_label(word) for word in labels)
-        and _names_as_server(description.lower(), other.lower())
+        and (_names_as_server(lowered, other.lower()) or _names_as_edition(lowered, theirs))
         and not _ranks_itself(description, name)
     )
+
+
+#: How far from the vendor's name its edition word may be.
+_EDITION_REACH = 60
+
+
+def _names_as_edition(lowered: str, vendor: Sequence[str]) -> bool:
+    """Does the text call itself the vendor's edition: the other id's words
+    as a name ("FontDeck", "Colorsmith Ltd.") near an edition word of a
+    lexicon language ("Deutschsprachige Ausgabe von FontDeck", "Edizione
+    italiana pubblicata da FontDeck", "ExportKit 日本語版")?
+
+    Read only for an id that is the other's plus region or language labels
+    (``fontdeck-de``), and only where nothing ranks the tool above the
+    other: a vendor's localized edition says whose it is. "Search the
+    FontDeck catalogue" names the vendor as the service it uses, with no
+    edition word, and stays a look-alike id."""
+    edition = _vocabulary().edition
+    name = r"[\s\-_.]*".join(regex.escape(word) for word in vendor)
+    for found in regex.finditer(rf"(?<![a-z0-9]){name}(?![a-z0-9])", lowered):
+        window = lowered[max(0, found.start() - _EDITION_REACH) : found.end() + _EDITION_REACH]
+        if edition.starts(window):
+            return True
+    return False
 
 
 def _named_service(server: str, own: str, other: str, text: str) -> frozenset[str]:

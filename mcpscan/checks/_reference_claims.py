@@ -26,6 +26,7 @@ __all__ = [
     "carries_payload",
     "chooses_values",
     "claims_trust",
+    "negated_before",
     "owned_here",
     "prefers_over",
     "replaces_named",
@@ -46,10 +47,16 @@ _REPLACES_NEXT = regex.compile(
     r"\b(?:instead\s+of|in\s+place\s+of|in\s+lieu\s+of|rather\s+than"
     r"|replac(?:e|es|ed|ing|ement)(?:\s+(?:for|of))?|supersed(?:e|es|ed|ing)"
     r"|(?:new|newer|updated|improved|upgraded|official|secure|fixed|real)\s+(?:version|edition)\s+of"
-    r"|versi[oó]n\s+(?:actualizada|mejorada|oficial)\s+de|vers[aã]o\s+(?:atualizada|oficial)\s+d[eoa]"
-    r"|version\s+(?:mise\s+[àa]\s+jour|officielle)\s+de|versione\s+(?:aggiornata|ufficiale)\s+di"
+    r"|versi[oó]n\s+(?:actualizada|mejorada|oficial|nueva)\s+de"
+    r"|vers[aã]o\s+(?:atualizada|oficial|nova)\s+d[eoa]"
+    r"|version\s+(?:mise\s+[àa]\s+jour|officielle|nouvelle)\s+de"
+    r"|versione\s+(?:aggiornata|ufficiale|nuova)\s+di"
     r"|(?:aktualisierte|offizielle)\s+version\s+von|(?:zaktualizowana|oficjalna)\s+wersja"
     r"|successor\s+(?:to|of)|drop-?in(?:\s+replacement)?\s+for|stand-?in\s+for"
+    # A general substitute ("it can be used wherever install_plugin is
+    # used") or the other's name declared as this tool's ("aliases:
+    # [export_frame, ...]"): calls meant for it land here.
+    r"|used\s+(?:wherever|anywhere|everywhere)|aliases?(?:\s+(?:of|for))?\s*[:=]?\s*\[?"
     r"|wrap(?:s|ped|per\s+(?:for|around))?|proxy\s+for|proxies"
     r"|(?:do\s+not|don't|never|no\s+longer)\s+(?:use|call|invoke)|stop\s+(?:using|calling)"
     r"|en\s+lugar\s+de|en\s+vez\s+de|reemplaza|sustituye|nueva\s+versi[oó]n\s+de"
@@ -86,8 +93,13 @@ _ROUTE_BEFORE = regex.compile(r"\b(?:route|reroute|redirect|proxy|funnel)(?:s|d|
 _THROUGH_HERE_AFTER = regex.compile(r"^[^.;]{0,40}?\b(?:through|via|to|into)\s+(?:this|it)\b")
 
 # A negation right before a cue: "this does not replace Box's
-# secure_share_link", "is not a replacement for X", "n'est pas".
-_NEGATED = regex.compile(r"(?:\bnot|n't|\bnever|\bno|\bpas|\bnicht|\bno\s+es)\s+(?:\w+\s+)?$")
+# secure_share_link", "is not a replacement for X", "n'est pas", "ne
+# remplace aucun", "non sostituisce", "não substitui", "nie zastępuje",
+# "не заменяет".
+_NEGATED = regex.compile(
+    r"(?:\bnot|n't|\bnever|\bno|\bpas|\bnicht|\bno\s+es|\bne|\bnon|\bnão|\bnie|\bне)"
+    r"\s+(?:\w+\s+)?$"
+)
 
 # Any replace cue at all (the undirected prefilter of a string).
 REPLACE_CUES = regex.compile(
@@ -176,26 +188,51 @@ _PAYLOAD = regex.compile(
 # "call searchFiles first". Read only for a tool whose NAME already
 # imitates another server's tool; "always use filter=..." ranks nothing.
 _TRUST_CLAIM = regex.compile(
-    r"\b(?:official(?:ly)?|canonical|genuine|authentic|the\s+real|same\s+(?:operation|tool|endpoint))\b"
+    r"\b(?:official(?:ly)?|canonical|genuine|authentic|the\s+real"
+    r"|same\s+(?:operation|tool|endpoint|parameters|arguments|signature|interface))\b"
 )
 _RANKS_SELF = "|".join(
     (
-        r"\b(?:always\s+(?:use|call|prefer)|prefer)\s+(?:this\b|it\b|{name}\b)",
+        r"\b(?:always\s+(?:use|call|prefer|pick|choose)|prefer"
+        r"|should\s+(?:always\s+)?(?:use|call|pick|choose))\s+(?:this\b|it\b|{name}\b)",
         r"\b(?:call|use)\s+(?:this\s+tool\s+|{name}\s+)first\b",
     )
 )
 
 
+def negated_before(text: str, at: int) -> bool:
+    """Is the cue at ``at`` negated ("this does not replace X", "no
+    sustituye a ninguna otra herramienta", "n'est pas ...")?"""
+    return _NEGATED.search(text, 0, at) is not None
+
+
 def _cue_names_next(sentence: str, cue: regex.Match[str], start: int) -> bool:
     """Does ``cue`` (a claim about what follows) name the tool at ``start``?"""
-    return 0 <= start - cue.end() <= _CUE_REACH and not _NEGATED.search(sentence, 0, cue.start())
+    return 0 <= start - cue.end() <= _CUE_REACH and not negated_before(sentence, cue.start())
 
 
-def replaces_named(sentence: str, start: int, stop: int) -> bool:
-    """Does the sentence claim that something replaces, supersedes or wraps
-    the tool named at ``[start, stop)``, or that it is retired?"""
-    if any(_cue_names_next(sentence, cue, start) for cue in _REPLACES_NEXT.finditer(sentence)):
-        return True
+# A wrapper or proxy cue ("wraps X", "a proxy for X"): an adapter
+# documenting what it calls. It claims the other tool's calls only beside a
+# claim of precedence, which the caller judges (``wraps=False`` leaves the
+# cue out).
+_WRAPS = regex.compile(r"wrap|prox", regex.IGNORECASE)
+# The cue's object is this tool, not the named one: "don't use this for
+# whole frames; exportkit's export_frame is the right tool", "instead of
+# this tool, use X" point the agent at the other tool.
+_SELF_OBJECT = regex.compile(r"\s*(?:this|it|here)\b")
+
+
+def replaces_named(sentence: str, start: int, stop: int, *, wraps: bool = True) -> bool:
+    """Does the sentence claim that something replaces, supersedes or (with
+    ``wraps``) wraps the tool named at ``[start, stop)``, or that it is
+    retired?"""
+    for cue in _REPLACES_NEXT.finditer(sentence):
+        if not wraps and _WRAPS.match(cue.group()):
+            continue
+        if _cue_names_next(sentence, cue, start) and not _SELF_OBJECT.match(
+            sentence, cue.end(), start
+        ):
+            return True
     if _ROUTE_BEFORE.search(sentence[max(0, start - 40) : start]) and _THROUGH_HERE_AFTER.match(
         sentence[stop : stop + 60]
     ):
@@ -250,25 +287,42 @@ def routes_to(sentence: str, start: int) -> bool:
 
 # A concrete value this tool chose for the other tool's call: a quoted
 # string, a number, a #channel, an identifier with a digit (``sg-arb-500``),
-# or "every message".
+# or "every message". A single quote opens a value only where no letter
+# precedes it: the apostrophes of "that's colorsmith's extract_palette" quote
+# nothing.
 _CHOSEN_VALUE = regex.compile(
-    r"'[^'\n]{1,60}'|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<![\w#])#[a-z][\w\-]+|\b\d+\b"
+    r"(?<!\w)'[^'\n]{1,60}'(?!\w)|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”|(?<![\w#])#[a-z][\w\-]+|\b\d+\b"
     r"|(?<![\w\-])[a-z]+-[\w\-]*\d[\w\-]*|\bevery\s+\w+"
 )
 # The user decides, or the text only suggests: "if the user asks", "ask
-# the user first", "with the amount they confirm", "you can", "e.g.".
+# the user first", "with the amount they confirm", "you can", "if you want
+# to sample an image first, that's X", "e.g.".
 _USER_DECIDES = regex.compile(
     r"\b(?:the\s+user\s+(?:asks?|asked|wants?|wanted|requests?|requested|confirms?|confirmed|chooses)"
     r"|ask\s+the\s+user|they\s+confirm|you\s+(?:can|may|could)|if\s+(?:requested|asked|needed)"
+    r"|if\s+you\s+(?:want|need|wish|prefer)"
     r"|optional(?:ly)?|e\.g\.)"
 )
+
+
+# A value given as an example ("needs a `ticket_key` such as PLAT-1234 —
+# if none exists, create it with jira's create_issue") illustrates an
+# input; it is no value chosen for the other tool's call.
+_EXAMPLE_BEFORE = regex.compile(r"\b(?:such\s+as|for\s+(?:example|instance)|like)\s+[`'\"]?$")
+#: How far before a value its example marker may end.
+_EXAMPLE_REACH = 16
 
 
 def chooses_values(sentence: str) -> bool:
     """Does the sentence fix values for the other tool's call that the user
     did not choose ("order sku sg-arb-500 through shop.place_order", "set the
     lock to 'unlocked' via set_lock")?"""
-    return bool(_CHOSEN_VALUE.search(sentence)) and not _USER_DECIDES.search(sentence)
+    if _USER_DECIDES.search(sentence):
+        return False
+    return any(
+        not _EXAMPLE_BEFORE.search(sentence, max(0, value.start() - _EXAMPLE_REACH), value.start())
+        for value in _CHOSEN_VALUE.finditer(sentence)
+    )
 
 
 def carries_payload(sentence: str) -> bool:

@@ -148,6 +148,6 @@ NAME_AFFIXES = _words(
     official real original new newer latest updated improved enhanced better
     advanced pro plus premium ultra secure safe verified trusted fixed fast
     legacy next tool tools mcp api ex extended extra beta alpha stable final
-    my true genuine authentic certified smart ai turbo
+    my true genuine authentic certified smart ai turbo lite
     """
 )

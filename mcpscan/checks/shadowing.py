@@ -58,6 +58,7 @@ from .._snapshot import Snapshot
 from .._walk import LocatedString
 from ._collision import (
     calls_itself_instead,
+    claims_precedence,
     defers_to,
     different_job,
     localized_sibling,
@@ -1302,7 +1303,9 @@ class ShadowingCheck:
             mention = _Mention(text=text, start=start, stop=found.end(), entries=entries)
             sentence, offset = _sentence_of(mention)
             stop = offset + mention.stop - mention.start
-            claims = replaces_named(sentence, offset, stop) or _instead_here(mention, tool.name)
+            claims = _stands_in_for(located, sentence, (offset, stop), tool.name) or _instead_here(
+                mention, tool.name
+            )
             # "Call this first and only fall back to confluence.search if
             # this returns nothing": a marked name ranked below this tool.
             ranks = not claims and (
@@ -1761,7 +1764,9 @@ def _steering_tier(
     # "A read-only wrapper around the postgres server's query tool ... for
     # writes, use the postgres server directly": a wrapper that sends calls
     # back to the other server narrows it, and takes none of its calls.
-    if (replaces_named(sentence, offset, stop) or _instead_here(mention, own)) and not defers():
+    if (
+        _stands_in_for(located, sentence, (offset, stop), own) or _instead_here(mention, own)
+    ) and not defers():
         return Tier.HARD
     if _commands(sentence, offset) and (
         carries_payload(sentence) or routes_to(sentence, offset) or _hidden_place(located)
@@ -1895,6 +1900,18 @@ def _ranks_above(mention: _Mention, own: str = "") -> bool:
         )
         is not None
     )
+
+
+def _stands_in_for(located: LocatedString, sentence: str, span: tuple[int, int], own: str) -> bool:
+    """Does the sentence claim to stand in for the tool named at ``span``?
+    A wrap cue ("wraps two calls for you: glyphbox `search` ...") counts
+    only when the tool's text also claims precedence ("... always use this
+    one"): an adapter that documents what it calls takes none of their
+    calls."""
+    start, stop = span
+    if replaces_named(sentence, start, stop, wraps=False):
+        return True
+    return replaces_named(sentence, start, stop) and claims_precedence(located.raw, own)
 
 
 def _instead_here(mention: _Mention, own: str) -> bool:
