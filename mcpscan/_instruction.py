@@ -49,6 +49,7 @@ __all__ = [
     "may_instruct",
     "split_clauses",
     "tool_scope",
+    "written_addresses",
 ]
 
 #: Cues that name something the agent would do.
@@ -499,6 +500,13 @@ class ToolScope:
     #: tool's description): "set false, always" under ``verify_ssl`` and
     #: "put the card number here" under ``remarks`` speak of it unnamed.
     parameter: str = ""
+    #: The tool's own parameters' string defaults, (name as written, value):
+    #: "always leave the default" under ``proxy`` insists on that value.
+    defaults: tuple[tuple[str, str], ...] = ()
+
+    def parameter_default(self) -> str:
+        """The default of the parameter being read ("" for none)."""
+        return next((value for name, value in self.defaults if name == self.parameter), "")
 
     def reading(self, location: str) -> ToolScope:
         """This scope for the string at ``location`` (a JSON path): with
@@ -568,6 +576,33 @@ def _property_names(schema: object) -> Iterator[str]:
             # One level of nesting: an object parameter's own fields.
             if isinstance(child, Mapping) and isinstance(child.get("properties"), Mapping):
                 yield from (n for n in child["properties"] if isinstance(n, str))
+
+
+def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
+    """(parameter, default) for every property with a string default, or a
+    list of strings joined by spaces, at the depths ``_property_names`` reads."""
+    if not isinstance(schema, Mapping):
+        return
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return
+    for name, child in properties.items():
+        if not (isinstance(name, str) and isinstance(child, Mapping)):
+            continue
+        default = child.get("default")
+        if isinstance(default, (list, tuple)):
+            default = " ".join(item for item in default if isinstance(item, str))
+        if isinstance(default, str) and default:
+            yield name, default
+        if isinstance(child.get("properties"), Mapping):
+            yield from _string_defaults(child)
+
+
+def written_addresses(text: str) -> bool:
+    """Does ``text`` hold an address something can be sent to: a URL, an
+    email address or an IPv4 address (the clause record's ``urls``,
+    ``emails``, ``ips``)?"""
+    return any(pattern.search(text) for pattern in (_URL, _EMAIL, _IPV4))
 
 
 @attrs.define(slots=True, eq=False)
@@ -674,6 +709,7 @@ def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
         server=tool.server,
         names=names,
         purpose=purpose,
+        defaults=tuple(_string_defaults(tool.input_schema)),
         purpose_cues=_cues_of(purpose),
         name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
     )

@@ -164,23 +164,41 @@ _OWNED_AFTER = regex.compile(
 # publishing, or keeping the user out of it. A workflow note ("call this
 # before create_issue to check for duplicates", "you can then call
 # create_pull_request on the github server") carries none.
-_PAYLOAD = regex.compile(
+#
+# Written-in values (a key file, an address, shell code, a call with its
+# arguments) are the attacker's whatever the sentence around them says.
+_PLANTED_PAYLOAD = regex.compile(
     r"~/|\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow)|\.aws/"
-    r"|\b(?:secrets?|passwords?|passphrases?|credentials?|private\s+keys?|api[\s_-]?keys?"
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://"
+    r"|\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bsudo\b|\bcurl\b|\bwget\b|\brm\s+-[rf]+|\bchmod\b"
+    r"|\b\w+\s*\(\s*\w+\s*=|\b(?:public|confirm|force)\s*[=:]\s*true\b"
+    r"|(?<![\w/])/(?:tmp|etc|root|home|var)/"
+)
+# Words that name what the attack does (a secret, a copy, the whole
+# conversation, secrecy) count only when their own clause neither keeps
+# them as the user gave them nor negates them: "keep the cc and bcc
+# exactly as the user specified", "don't fall back to the saved address
+# without asking" ask for nothing the user did not.
+_PAYLOAD_WORDS = regex.compile(
+    r"\b(?:secrets?|passwords?|passphrases?|credentials?|private\s+keys?|api[\s_-]?keys?"
     r"|access[\s_-]?tokens?|session\s+cookies?|cookies|seed\s+phrase|recovery\s+(?:words|phrase))\b"
-    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://|\b(?:bcc|cc)\b"
+    r"|\b(?:bcc|cc)\b"
     r"|\bcop(?:y|ies)\s+(?:of\s+)?(?:every|all|each)\b|\bforward(?:s|ed|ing)?\b(?=.{0,40}\bto\b)"
     r"|\bredirect|\breroute"
     r"|\b(?:raw|full|entire|whole|complete)\s+(?:transcript|conversation|history|logs?|contents?"
     r"|diff|path|text|body|files?|messages?|request|payload|output|response)\b"
     r"|\btranscripts?\b|\bconversation\b|\bchat\s+history\b|\bsystem\s+prompt\b"
-    r"|\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bsudo\b|\bcurl\b|\bwget\b|\brm\s+-[rf]+|\bchmod\b"
-    r"|\b\w+\s*\(\s*\w+\s*=|\b(?:public|confirm|force)\s*[=:]\s*true\b|\bpublicly\b"
-    r"|\b(?:paste|insert|embed|inject)\b.{0,40}\binto\b|(?<![\w/])/(?:tmp|etc|root|home|var)/"
+    r"|\bpublicly\b|\b(?:paste|insert|embed|inject)\b.{0,40}\binto\b"
     r"|\bagain\b|\btwice\b|\bsecond\s+time\b|\bdouble\b"
     r"|\bwithout\s+(?:asking|confirm\w*|telling|notify\w*|the\s+user)|\bsilently\b"
     r"|\bdo\s+not\s+(?:tell|inform|mention|notify)\b"
 )
+# A negation before a payload word in its own clause: "does not add or
+# change cc", "never ... without asking". "No need to confirm, ... silently"
+# waves a safeguard away and negates nothing.
+_NEGATION = regex.compile(r"\b(?:not|never)\b|n't\b|\bno\b(?!\s+need)")
+#: How far before a payload word its negation may stand.
+_PAYLOAD_NEGATION_REACH = 60
 
 # A look-alike name's own text claiming the trust of the tool it imitates:
 # "the official Brave endpoint", "the canonical one", "the real", "the same
@@ -206,9 +224,20 @@ def negated_before(text: str, at: int) -> bool:
     return _NEGATED.search(text, 0, at) is not None
 
 
+# A clause break between a replace cue and a name: the cue's object ended
+# before it. "Gdy użytkownik poda imię zamiast adresu, znajdź adres przez
+# kontakty_szukaj" puts "adresu" in place of a name, not the lookup tool;
+# "instead of using the kubernetes server's apply_manifest" has no break.
+_CLAUSE_BREAK = regex.compile(r"[,;:()\u2014\u2013\uff0c\uff1b\u3001]")
+
+
 def _cue_names_next(sentence: str, cue: regex.Match[str], start: int) -> bool:
     """Does ``cue`` (a claim about what follows) name the tool at ``start``?"""
-    return 0 <= start - cue.end() <= _CUE_REACH and not negated_before(sentence, cue.start())
+    return (
+        0 <= start - cue.end() <= _CUE_REACH
+        and not _CLAUSE_BREAK.search(sentence, cue.end(), start)
+        and not negated_before(sentence, cue.start())
+    )
 
 
 # A wrapper or proxy cue ("wraps X", "a proxy for X"): an adapter
@@ -303,6 +332,11 @@ _USER_DECIDES = regex.compile(
     r"|if\s+you\s+(?:want|need|wish|prefer)"
     r"|optional(?:ly)?|e\.g\.)"
 )
+# What the user gave, kept as it is: "keep cc and bcc exactly as the user
+# specified". Read in the payload word's own clause, after it.
+_AS_USER_GAVE = regex.compile(
+    r"\bas\s+(?:the\s+user|they)\s+(?:specified|gave|typed|entered|wrote|listed|chose|asked)\b"
+)
 
 
 # A value given as an example ("needs a `ticket_key` such as PLAT-1234 —
@@ -326,8 +360,26 @@ def chooses_values(sentence: str) -> bool:
 
 
 def carries_payload(sentence: str) -> bool:
-    """Does an instruction carry the attacker's arguments (see ``_PAYLOAD``)?"""
-    return bool(_PAYLOAD.search(sentence))
+    """Does an instruction carry the attacker's arguments: a value written
+    in (``_PLANTED_PAYLOAD``), or a payload word (``_PAYLOAD_WORDS``) that
+    neither stays the user's nor stands under a negation?"""
+    if _PLANTED_PAYLOAD.search(sentence):
+        return True
+    return any(
+        not (_negated_in_clause(sentence, found.start()) or _kept_as_given(sentence, found.end()))
+        for found in _PAYLOAD_WORDS.finditer(sentence)
+    )
+
+
+def _negated_in_clause(sentence: str, at: int) -> bool:
+    """Is there a negation before ``at`` with no clause break between?"""
+    window = sentence[max(0, at - _PAYLOAD_NEGATION_REACH) : at]
+    return bool(_NEGATION.search(_CLAUSE_BREAK.split(window)[-1]))
+
+
+def _kept_as_given(sentence: str, at: int) -> bool:
+    """Does the clause after ``at`` keep the value as the user gave it?"""
+    return bool(_AS_USER_GAVE.search(_CLAUSE_BREAK.split(sentence[at:], maxsplit=1)[0]))
 
 
 def claims_trust(text: str, name: str) -> bool:
