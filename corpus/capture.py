@@ -1,4 +1,4 @@
-"""Capture real MCP tool definitions from servers published on PyPI.
+"""Capture real MCP tool definitions from servers published on PyPI and npm.
 
 This builds the benign "real" corpus: it starts each server in SERVERS over
 stdio with the official ``mcp`` Python SDK, asks it for its tools
@@ -10,8 +10,9 @@ line::
      "expect": "pass", "provenance": "captured:<package>==<installed version>",
      "notes": "captured with mcp==<version> on <YYYY-MM-DD>"}
 
+(an npm server's provenance is ``captured:npm:<package>@<installed version>``).
 Lines are sorted by id and keys are sorted, so two runs over the same
-installed set on the same date give the same bytes.
+installed set give the same bytes.
 
 It is not run in CI and installs nothing.  Each server runs from its own
 venv, as ``uvx``/``pipx`` would run it: the servers cannot share one
@@ -32,15 +33,35 @@ defaults to /tmp/capvenvs; Python 3.11 is what the pins were resolved on)::
     done
     /tmp/capvenv/bin/python corpus/capture.py --out corpus/captured.jsonl
 
-(The committed captured.jsonl was made that way on 2026-11-22; pass
-``--date 2026-11-22`` to reproduce it byte for byte.)
+npm servers (table NPM_SERVERS, pins in corpus/capture-npm.txt, one
+``<package>@<version>`` a line) each get their own ``npm install --prefix``
+under ``--npm-root`` (default /tmp/capnpm), install scripts off, and run as
+``node <prefix>/node_modules/.bin/<bin>`` (Node 20 was used)::
 
-Options: ``--only PKG`` (repeatable) to capture a subset, ``--timeout`` for
-the per-server limit, ``--date`` for the date in ``notes`` (default: the
-``CAPTURE_DATE`` environment variable, then ``SOURCE_DATE_EPOCH``, then
-today in UTC), ``--workdir`` for the scratch directory, ``--venvs`` for the
-directory holding one venv per server, ``--list`` to print the table with
-the versions installed.
+    grep -v -e '^#' -e '^$' corpus/capture-npm.txt |
+    while read -r spec; do
+        npm install --prefix "/tmp/capnpm/${spec%@*}" --ignore-scripts \
+            --no-audit --no-fund "$spec" </dev/null
+    done
+
+(``--npm-install-commands`` prints the same commands from the table.)  The
+PyPI venvs of the 2026-11-24 batch were made with ``uv venv --python
+python3.11`` and ``uv pip install <pin>``; the pip loop above does the same.
+
+Every line's notes carry the date its entry was captured (the ``date`` of
+each table entry: 2026-11-22 for the first 29 servers, 2026-11-24 for the
+rest), so a run of the whole table over the pinned installs reproduces the
+committed captured.jsonl byte for byte; ``--date`` (or ``CAPTURE_DATE``,
+``SOURCE_DATE_EPOCH``) puts one date on every line instead.
+
+Options: ``--only PKG`` (repeatable) to capture a subset, ``--registry
+pypi|npm`` for one registry's servers, ``--timeout`` for the per-server
+limit, ``--date`` for the date in ``notes`` (default: the ``CAPTURE_DATE``
+environment variable, then ``SOURCE_DATE_EPOCH``, then each entry's own
+date, then today in UTC), ``--workdir`` for the scratch directory,
+``--venvs`` for the directory holding one venv per PyPI server,
+``--npm-root`` for the one holding one npm prefix per npm server, ``--list``
+to print the table with the versions installed.
 
 Servers run one at a time, offline: every server gets a throwaway HOME and
 dummy settings (fake credentials pointing at 127.0.0.1, a temp git repo, a
@@ -87,7 +108,8 @@ from typing import Any
 # In command, args and env these placeholders are filled in from the scratch
 # fixtures: {work} scratch root, {home} fake HOME, {files} a directory with a
 # few small files, {repo} a git repository with one commit, {sqlite} a SQLite
-# database file, {venv}, {bin}, {python}.
+# database file, {aws} a directory with a fake AWS config and credentials
+# (profile "default"), {venv}, {bin}, {python}.
 # Every host in the dummy settings is 127.0.0.1 on a closed port and every
 # credential is fake, so nothing leaves the machine even when a server tries
 # to connect at start-up.
@@ -98,6 +120,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-fetch",
         "pin": "2026.10.24",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-fetch"],
         "args": [],
         "env": {},
@@ -105,6 +128,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-git",
         "pin": "2026.10.19",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-git"],
         "args": ["--repository", "{repo}"],
         "env": {},
@@ -112,6 +136,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-sqlite",
         "pin": "2025.4.25",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-sqlite"],
         "args": ["--db-path", "{sqlite}"],
         "env": {},
@@ -119,6 +144,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-time",
         "pin": "2026.10.19",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-time"],
         "args": ["--local-timezone", "UTC"],
         "env": {},
@@ -127,6 +153,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-documentation-mcp-server",
         "pin": "1.2.3",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-documentation-mcp-server"],
         "args": [],
         "env": {"AWS_DOCUMENTATION_PARTITION": "aws"},
@@ -134,6 +161,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-pricing-mcp-server",
         "pin": "1.1.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-pricing-mcp-server"],
         "args": [],
         "env": {},
@@ -141,6 +169,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-serverless-mcp-server",
         "pin": "0.2.0",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-serverless-mcp-server"],
         "args": [],
         "env": {},
@@ -148,6 +177,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.cloudwatch-mcp-server",
         "pin": "0.3.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.cloudwatch-mcp-server"],
         "args": [],
         "env": {},
@@ -155,6 +185,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.dynamodb-mcp-server",
         "pin": "2.1.8",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.dynamodb-mcp-server"],
         "args": [],
         "env": {},
@@ -162,6 +193,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.eks-mcp-server",
         "pin": "0.2.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.eks-mcp-server"],
         "args": [],
         "env": {},
@@ -169,6 +201,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.iam-mcp-server",
         "pin": "1.1.2",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.iam-mcp-server"],
         "args": [],
         "env": {},
@@ -177,6 +210,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-atlassian",
         "pin": "0.23.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-atlassian"],
         "args": [],
         "env": {
@@ -193,6 +227,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-motherduck",
         "pin": "1.1.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-motherduck"],
         "args": ["--db-path", ":memory:", "--read-write"],
         "env": {},
@@ -200,6 +235,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-clickhouse",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-clickhouse"],
         "args": [],
         "env": {
@@ -213,6 +249,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-neo4j-cypher",
         "pin": "0.6.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-neo4j-cypher"],
         "args": [],
         "env": {
@@ -224,6 +261,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-neo4j-data-modeling",
         "pin": "0.8.2",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-neo4j-data-modeling"],
         "args": [],
         "env": {},
@@ -231,6 +269,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "excel-mcp-server",
         "pin": "2.2.2",
+        "date": "2026-11-22",
         "command": ["{bin}/excel-mcp-server"],
         "args": ["stdio"],
         "env": {"EXCEL_FILES_PATH": "{files}"},
@@ -238,6 +277,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "arxiv-mcp-server",
         "pin": "0.8.2",
+        "date": "2026-11-22",
         "command": ["{bin}/arxiv-mcp-server"],
         "args": ["--storage-path", "{work}/arxiv"],
         "env": {},
@@ -245,6 +285,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "duckduckgo-mcp-server",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/duckduckgo-mcp-server"],
         "args": [],
         "env": {},
@@ -252,6 +293,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-calculator",
         "pin": "0.2.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-calculator"],
         "args": [],
         "env": {},
@@ -259,6 +301,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-obsidian",
         "pin": "0.2.3",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-obsidian"],
         "args": [],
         "env": {
@@ -270,6 +313,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-pandoc",
         "pin": "0.11.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-pandoc"],
         "args": [],
         "env": {},
@@ -277,6 +321,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-text-editor",
         "pin": "1.0.2",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-text-editor"],
         "args": [],
         "env": {},
@@ -284,6 +329,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-shell-server",
         "pin": "1.1.14",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-shell-server"],
         "args": [],
         "env": {"ALLOW_COMMANDS": "ls,cat,pwd,grep,wc,head,tail"},
@@ -291,6 +337,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-tree-sitter",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-tree-sitter"],
         "args": [],
         "env": {},
@@ -298,6 +345,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "zotero-mcp",
         "pin": "0.3.1",
+        "date": "2026-11-22",
         "command": ["{bin}/zotero-mcp"],
         "args": [],
         "env": {"ZOTERO_LOCAL": "true"},
@@ -305,6 +353,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "elasticsearch-mcp-server",
         "pin": "2.1.6",
+        "date": "2026-11-22",
         "command": ["{bin}/elasticsearch-mcp-server"],
         "args": [],
         "env": {
@@ -316,6 +365,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "redis-mcp-server",
         "pin": "0.5.1",
+        "date": "2026-11-22",
         "command": ["{bin}/redis-mcp-server"],
         "args": [],
         "env": {"REDIS_HOST": "127.0.0.1", "REDIS_PORT": "9"},
@@ -323,6 +373,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "wcgw",
         "pin": "5.6.7",
+        "date": "2026-11-22",
         "command": ["{bin}/wcgw"],
         "args": [],
         "env": {},
@@ -333,6 +384,363 @@ SERVERS: list[dict[str, Any]] = [
 #   mcp-neo4j-memory 0.4.5      connects to Neo4j before serving and exits without one
 #   mcp-server-docker 0.3.0     needs Python >= 3.12
 #   basic-memory                needs Python >= 3.12.1
+
+# --- new PyPI servers (2026-11-24) ---
+NEW_PYPI_SERVERS: list[dict[str, Any]] = [
+    # @@NEW_PYPI@@
+    {
+        "package": "awslabs.amazon-kendra-index-mcp-server",
+        "pin": "1.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-kendra-index-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-keyspaces-mcp-server",
+        "pin": "0.0.19",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-keyspaces-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-neptune-mcp-server",
+        "pin": "1.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-neptune-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-qbusiness-anonymous-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-qbusiness-anonymous-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aurora-dsql-mcp-server",
+        "pin": "1.1.4",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aurora-dsql-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-appsync-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-appsync-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-bedrock-custom-model-import-mcp-server",
+        "pin": "0.0.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-bedrock-custom-model-import-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-dataprocessing-mcp-server",
+        "pin": "0.2.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-dataprocessing-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-for-sap-management-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-for-sap-management-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-healthomics-mcp-server",
+        "pin": "0.1.5",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-healthomics-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-iot-sitewise-mcp-server",
+        "pin": "11.0.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-iot-sitewise-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-network-mcp-server",
+        "pin": "0.0.17",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-network-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-transform-mcp-server",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-transform-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.cloudtrail-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.cloudtrail-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.cloudwatch-applicationsignals-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.cloudwatch-applicationsignals-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+]
+
+# ---------------------------------------------------------------------------
+# npm servers.  The same fields, plus "registry": "npm".  Each is installed
+# with ``npm install --prefix <npm-root>/<package> --ignore-scripts
+# <package>@<pin>`` (``--npm-install-commands`` prints them; the pins are also
+# in capture-npm.txt) and run as ``node <prefix>/node_modules/.bin/<bin>``:
+# {bin} is that ``node_modules/.bin``, {prefix} the install prefix.  Install
+# scripts are off, so nothing is downloaded besides the registry packages
+# (a server that needs a browser or a binary fetched at install is left out).
+# ---------------------------------------------------------------------------
+
+NPM_SERVERS: list[dict[str, Any]] = [
+    # @@NEW_NPM@@
+    {
+        "package": "@aashari/mcp-server-atlassian-bitbucket",
+        "pin": "3.1.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-atlassian-bitbucket"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@aashari/mcp-server-atlassian-jira",
+        "pin": "3.3.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-atlassian-jira"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@agentdeskai/browser-tools-mcp",
+        "pin": "2.0.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/browser-tools-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@amap/amap-maps-mcp-server",
+        "pin": "0.0.8",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-amap"],
+        "args": [],
+        "env": {"AMAP_MAPS_API_KEY": "capture-dummy-amap-maps-api-key"},
+    },
+    {
+        "package": "@brave/brave-search-mcp-server",
+        "pin": "2.1.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/brave-search-mcp-server"],
+        "args": [],
+        "env": {"BRAVE_API_KEY": "capture-dummy-brave-api-key"},
+    },
+    {
+        "package": "@browsermcp/mcp",
+        "pin": "0.1.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-browsermcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@circleci/mcp-server-circleci",
+        "pin": "0.20.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-circleci"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@cloudflare/mcp-server-cloudflare",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-cloudflare"],
+        "args": ["run", "capture-dummy-account"],
+        "env": {"CLOUDFLARE_API_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "@codacy/codacy-mcp",
+        "pin": "0.5.9",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/codacy-mcp-server"],
+        "args": [],
+        "env": {"CODACY_ACCOUNT_TOKEN": "capture-dummy-codacy-account-token"},
+    },
+    {
+        "package": "@currents/mcp",
+        "pin": "2.1.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@cyanheads/git-mcp-server",
+        "pin": "2.15.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/git-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@drawio/mcp",
+        "pin": "1.6.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/drawio-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@eslint/mcp",
+        "pin": "0.3.13",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@gongrzhe/server-travelplanner-mcp",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/server-travelplanner-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/cloud-run-mcp",
+        "pin": "1.10.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/cloud-run-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/gcloud-mcp",
+        "pin": "0.5.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/gcloud-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/observability-mcp",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/observability-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@henkey/postgres-mcp-server",
+        "pin": "1.0.7",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/postgres-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@isaacphi/mcp-gdrive",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-gdrive"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@jpisnice/shadcn-ui-mcp-server",
+        "pin": "2.0.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/shadcn-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "next-devtools-mcp",
+        "pin": "0.4.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/next-devtools-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "reddit-mcp-buddy",
+        "pin": "1.1.14",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/reddit-mcp-buddy"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "tavily-mcp",
+        "pin": "0.2.22",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/tavily-mcp"],
+        "args": [],
+        "env": {},
+    },
+]
+
+ALL_SERVERS: list[dict[str, Any]] = SERVERS + NEW_PYPI_SERVERS + NPM_SERVERS
+
+# Environment every npm server gets on top of BASE_ENV.
+NPM_ENV: dict[str, str] = {
+    "NODE_ENV": "production",
+    "NODE_OPTIONS": "--no-deprecation",
+    "NPM_CONFIG_UPDATE_NOTIFIER": "false",
+    "NO_UPDATE_NOTIFIER": "1",
+    "CI": "1",
+}
 
 # The client's SDK version this table was captured with (first line of
 # capture-requirements.txt).
@@ -375,6 +783,7 @@ BASE_ENV: dict[str, str] = {
 
 DEFAULT_WORKDIR = os.path.join(tempfile.gettempdir(), "mcpscan-capture")
 DEFAULT_VENVS = os.path.join(tempfile.gettempdir(), "capvenvs")
+DEFAULT_NPM = os.path.join(tempfile.gettempdir(), "capnpm")
 
 
 # ---------------------------------------------------------------------------
@@ -431,6 +840,16 @@ def make_fixtures(work: Path) -> dict[str, str]:
             stderr=subprocess.DEVNULL,
         )
 
+    # A fake AWS profile "default", for servers that open a named profile
+    # (their entries point AWS_CONFIG_FILE/AWS_SHARED_CREDENTIALS_FILE here).
+    aws = work / "aws"
+    aws.mkdir()
+    (aws / "config").write_text("[default]\nregion = us-east-1\n")
+    (aws / "credentials").write_text(
+        "[default]\naws_access_key_id = capture-dummy-access-key\n"
+        "aws_secret_access_key = capture-dummy-secret\n"
+    )
+
     db = work / "capture.sqlite"
     con = sqlite3.connect(db)
     try:
@@ -446,6 +865,7 @@ def make_fixtures(work: Path) -> dict[str, str]:
         "files": str(files),
         "repo": str(repo),
         "sqlite": str(db),
+        "aws": str(aws),
     }
 
 
@@ -459,10 +879,61 @@ def placeholders(fixtures: dict[str, str], venv: Path) -> dict[str, str]:
     }
 
 
+def registry(spec: dict[str, Any]) -> str:
+    """``"pypi"`` (the default) or ``"npm"``."""
+    return str(spec.get("registry", "pypi"))
+
+
+def npm_prefix(npm_root: Path, package: str) -> Path:
+    """The ``npm install --prefix`` directory of one npm server.
+
+    A scoped name keeps its scope as a directory: ``@scope/name`` is
+    ``<npm_root>/@scope/name``.
+    """
+    return npm_root.joinpath(*package.split("/"))
+
+
+def npm_placeholders(fixtures: dict[str, str], prefix: Path) -> dict[str, str]:
+    """Placeholders for an npm server: {bin} is its ``node_modules/.bin``."""
+    return {
+        **fixtures,
+        "venv": str(prefix),
+        "prefix": str(prefix),
+        "bin": str(prefix / "node_modules" / ".bin"),
+        "node_modules": str(prefix / "node_modules"),
+    }
+
+
+def npm_install_argv(spec: dict[str, Any], npm_root: Path) -> list[str]:
+    """The command that installs one npm entry at its pin (scripts off)."""
+    return [
+        "npm",
+        "install",
+        "--prefix",
+        str(npm_prefix(npm_root, spec["package"])),
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        f"{spec['package']}@{spec['pin']}",
+    ]
+
+
+def npm_version(prefix: Path, package: str) -> str | None:
+    """The version of ``package`` installed under ``prefix`` (its package.json)."""
+    manifest = prefix.joinpath("node_modules", *package.split("/"), "package.json")
+    try:
+        version = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        return None
+    return version if isinstance(version, str) and version else None
+
+
 def server_params(spec: dict[str, Any], ph: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """Return (argv, env) for one table entry with placeholders filled."""
     argv = [a.format(**ph) for a in list(spec["command"]) + list(spec.get("args", []))]
     env = {k: v.format(**ph) for k, v in BASE_ENV.items()}
+    if registry(spec) == "npm":
+        env.update({k: v.format(**ph) for k, v in NPM_ENV.items()})
     env.update({k: v.format(**ph) for k, v in spec.get("env", {}).items()})
     return argv, env
 
@@ -536,8 +1007,9 @@ def capture_server(
 
     package = spec["package"]
     argv, env = server_params(spec, ph)
-    logpath = Path(ph["work"]) / "logs" / f"{package}.stderr"
-    cwd = Path(ph["work"]) / "cwd" / package
+    safe = package.replace("/", "_")  # an npm scope is no directory here
+    logpath = Path(ph["work"]) / "logs" / f"{safe}.stderr"
+    cwd = Path(ph["work"]) / "cwd" / safe
     cwd.mkdir(parents=True, exist_ok=True)
     with open(logpath, "w", encoding="utf-8", errors="replace") as errlog:
         try:
@@ -582,8 +1054,19 @@ def capture_date(arg: str | None) -> str:
 
 
 def make_record(
-    package: str, version: str, tool: dict[str, Any], mcp_version: str, date: str
+    package: str,
+    version: str,
+    tool: dict[str, Any],
+    mcp_version: str,
+    date: str,
+    *,
+    registry: str = "pypi",
 ) -> dict[str, Any]:
+    provenance = (
+        f"captured:npm:{package}@{version}"
+        if registry == "npm"
+        else f"captured:{package}=={version}"
+    )
     return {
         "id": f"captured:{package}:{tool['name']}",
         "label": "benign",
@@ -591,7 +1074,7 @@ def make_record(
         "server": package,
         "tool": tool,
         "expect": "pass",
-        "provenance": f"captured:{package}=={version}",
+        "provenance": provenance,
         "notes": f"captured with mcp=={mcp_version} on {date}",
     }
 
@@ -601,6 +1084,18 @@ def dumps_records(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
 
 
+def installed(
+    spec: dict[str, Any], fixtures: dict[str, str], venvs: Path, npm_root: Path
+) -> tuple[dict[str, str], str | None]:
+    """(placeholders, installed version or None) for one table entry."""
+    package = spec["package"]
+    if registry(spec) == "npm":
+        prefix = npm_prefix(npm_root, package)
+        return npm_placeholders(fixtures, prefix), npm_version(prefix, package)
+    ph = placeholders(fixtures, venvs / package)
+    return ph, venv_version(ph["python"], package)
+
+
 def capture_all(
     specs: list[dict[str, Any]],
     fixtures: dict[str, str],
@@ -608,15 +1103,19 @@ def capture_all(
     *,
     timeout_arg: float | None,
     mcp_version: str,
-    date: str,
+    date: str | None,
+    npm_root: Path | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Capture every server in ``specs`` in turn.  Returns (records, failed packages)."""
+    """Capture every server in ``specs`` in turn.  Returns (records, failed packages).
+
+    ``date`` (from --date) goes into every line's notes; when it is None an
+    entry's own ``date`` (the day its lines were committed) is used, else today.
+    """
     records: list[dict[str, Any]] = []
     failed: list[str] = []
     for spec in specs:
         package = spec["package"]
-        ph = placeholders(fixtures, venvs / package)
-        version = venv_version(ph["python"], package)
+        ph, version = installed(spec, fixtures, venvs, npm_root or Path(DEFAULT_NPM))
         if version is None:
             print(f"capture: SKIP {package}: not installed in {ph['venv']}", file=sys.stderr)
             failed.append(package)
@@ -647,7 +1146,10 @@ def capture_all(
                 )
                 continue
             seen.add(tool["name"])
-            records.append(make_record(package, version, tool, mcp_version, date))
+            day = date or spec.get("date") or capture_date(None)
+            records.append(
+                make_record(package, version, tool, mcp_version, day, registry=registry(spec))
+            )
         print(f"capture: {package}=={version}: {len(seen)} tools ({took:.1f}s)", file=sys.stderr)
 
     return records, failed
@@ -683,25 +1185,49 @@ def main(argv: list[str] | None = None) -> int:
         help="directory with one venv per package (default %(default)s)",
     )
     ap.add_argument(
+        "--npm-root",
+        default=DEFAULT_NPM,
+        help="directory with one npm --prefix per npm package (default %(default)s)",
+    )
+    ap.add_argument(
+        "--registry",
+        choices=("pypi", "npm"),
+        default=None,
+        help="capture only the servers from this registry",
+    )
+    ap.add_argument(
         "--list", action="store_true", help="print the table with installed versions and exit"
+    )
+    ap.add_argument(
+        "--npm-install-commands",
+        action="store_true",
+        help="print the npm install command of every npm entry and exit",
     )
     ns = ap.parse_args(argv)
 
     venvs = Path(ns.venvs).resolve()
-    specs = SERVERS
+    npm_root = Path(ns.npm_root).resolve()
+    specs = ALL_SERVERS
+    if ns.registry:
+        specs = [s for s in specs if registry(s) == ns.registry]
     if ns.only:
-        known = {s["package"] for s in SERVERS}
+        known = {s["package"] for s in ALL_SERVERS}
         unknown = [p for p in ns.only if p not in known]
         if unknown:
             print(f"capture: unknown package(s): {', '.join(unknown)}", file=sys.stderr)
             return 2
-        specs = [s for s in SERVERS if s["package"] in ns.only]
+        specs = [s for s in specs if s["package"] in ns.only]
+
+    if ns.npm_install_commands:
+        for spec in specs:
+            if registry(spec) == "npm":
+                print(" ".join(npm_install_argv(spec, npm_root)))
+        return 0
 
     if ns.list:
         for spec in specs:
-            ph = placeholders({}, venvs / spec["package"])
-            have = venv_version(ph["python"], spec["package"]) or "-"
-            print(f"{spec['package']:45} pin {spec['pin']:12} installed {have}")
+            _, have = installed(spec, {}, venvs, npm_root)
+            print(f"{spec['package']:45} pin {spec['pin']:12} installed {have or '-'}")
         return 0
 
     try:
@@ -711,11 +1237,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if mcp_version != MCP_PIN:
         print(f"capture: note: client mcp=={mcp_version}, table pins {MCP_PIN}", file=sys.stderr)
-    date = capture_date(ns.date)
+    # An explicit date (--date, $CAPTURE_DATE, $SOURCE_DATE_EPOCH) goes on every
+    # line; otherwise each entry's own date, the day its lines were committed.
+    explicit = ns.date or os.environ.get("CAPTURE_DATE") or os.environ.get("SOURCE_DATE_EPOCH")
+    date = capture_date(ns.date) if explicit else None
 
     fixtures = make_fixtures(Path(ns.workdir).resolve())
     records, failed = capture_all(
-        specs, fixtures, venvs, timeout_arg=ns.timeout, mcp_version=mcp_version, date=date
+        specs,
+        fixtures,
+        venvs,
+        timeout_arg=ns.timeout,
+        mcp_version=mcp_version,
+        date=date,
+        npm_root=npm_root,
     )
 
     servers = len({r["server"] for r in records})
