@@ -46,7 +46,11 @@ under ``--npm-root`` (default /tmp/capnpm), install scripts off, and run as
 
 (``--npm-install-commands`` prints the same commands from the table.)  The
 PyPI venvs of the 2026-11-24 batch were made with ``uv venv --python
-python3.11`` and ``uv pip install <pin>``; the pip loop above does the same.
+python3.11`` and ``uv pip install`` of the same requirement line; the pip
+loop above does the same.  Where a server's own release breaks on mcp 2.x
+(it imports ``mcp.server.fastmcp``), its line pins ``mcp==1.30.0``.
+Servers in the shared real-benign collection (../shared/corpora) are not in
+the table, so the two sets stay distinct.
 
 Every line's notes carry the date its entry was captured (the ``date`` of
 each table entry: 2026-11-22 for the first 29 servers, 2026-11-24 for the
@@ -380,7 +384,12 @@ SERVERS: list[dict[str, Any]] = [
     },
 ]
 
-# Tried and left out (Python 3.11, offline):
+# Tried and left out (Python 3.11, offline): on 2026-11-24, 65 more PyPI and
+# npm servers that installed but did not list their tools within 60 s after
+# one retry (a live account or OAuth flow, a native addon or binary fetched at
+# install, an unreachable endpoint at start-up), 48 that did not install
+# (Python >= 3.12, install scripts needed), and 15 that listed tools but are
+# in the shared real-benign collection.  Earlier:
 #   mcp-neo4j-memory 0.4.5      connects to Neo4j before serving and exits without one
 #   mcp-server-docker 0.3.0     needs Python >= 3.12
 #   basic-memory                needs Python >= 3.12.1
