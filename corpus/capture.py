@@ -1,4 +1,4 @@
-"""Capture real MCP tool definitions from servers published on PyPI.
+"""Capture real MCP tool definitions from servers published on PyPI and npm.
 
 This builds the benign "real" corpus: it starts each server in SERVERS over
 stdio with the official ``mcp`` Python SDK, asks it for its tools
@@ -10,8 +10,9 @@ line::
      "expect": "pass", "provenance": "captured:<package>==<installed version>",
      "notes": "captured with mcp==<version> on <YYYY-MM-DD>"}
 
+(an npm server's provenance is ``captured:npm:<package>@<installed version>``).
 Lines are sorted by id and keys are sorted, so two runs over the same
-installed set on the same date give the same bytes.
+installed set give the same bytes.
 
 It is not run in CI and installs nothing.  Each server runs from its own
 venv, as ``uvx``/``pipx`` would run it: the servers cannot share one
@@ -32,15 +33,39 @@ defaults to /tmp/capvenvs; Python 3.11 is what the pins were resolved on)::
     done
     /tmp/capvenv/bin/python corpus/capture.py --out corpus/captured.jsonl
 
-(The committed captured.jsonl was made that way on 2026-11-22; pass
-``--date 2026-11-22`` to reproduce it byte for byte.)
+npm servers (table NPM_SERVERS, pins in corpus/capture-npm.txt, one
+``<package>@<version>`` a line) each get their own ``npm install --prefix``
+under ``--npm-root`` (default /tmp/capnpm), install scripts off, and run as
+``node <prefix>/node_modules/.bin/<bin>`` (Node 20 was used)::
 
-Options: ``--only PKG`` (repeatable) to capture a subset, ``--timeout`` for
-the per-server limit, ``--date`` for the date in ``notes`` (default: the
-``CAPTURE_DATE`` environment variable, then ``SOURCE_DATE_EPOCH``, then
-today in UTC), ``--workdir`` for the scratch directory, ``--venvs`` for the
-directory holding one venv per server, ``--list`` to print the table with
-the versions installed.
+    grep -v -e '^#' -e '^$' corpus/capture-npm.txt |
+    while read -r spec; do
+        npm install --prefix "/tmp/capnpm/${spec%@*}" --ignore-scripts \
+            --no-audit --no-fund "$spec" </dev/null
+    done
+
+(``--npm-install-commands`` prints the same commands from the table.)  The
+PyPI venvs of the 2026-11-24 batch were made with ``uv venv --python
+python3.11`` and ``uv pip install`` of the same requirement line; the pip
+loop above does the same.  Where a server's own release breaks on mcp 2.x
+(it imports ``mcp.server.fastmcp``), its line pins ``mcp==1.30.0``.
+Servers in the shared real-benign collection (../shared/corpora) are not in
+the table, so the two sets stay distinct.
+
+Every line's notes carry the date its entry was captured (the ``date`` of
+each table entry: 2026-11-22 for the first 29 servers, 2026-11-24 for the
+rest), so a run of the whole table over the pinned installs reproduces the
+committed captured.jsonl byte for byte; ``--date`` (or ``CAPTURE_DATE``,
+``SOURCE_DATE_EPOCH``) puts one date on every line instead.
+
+Options: ``--only PKG`` (repeatable) to capture a subset, ``--registry
+pypi|npm`` for one registry's servers, ``--timeout`` for the per-server
+limit, ``--date`` for the date in ``notes`` (default: the ``CAPTURE_DATE``
+environment variable, then ``SOURCE_DATE_EPOCH``, then each entry's own
+date, then today in UTC), ``--workdir`` for the scratch directory,
+``--venvs`` for the directory holding one venv per PyPI server,
+``--npm-root`` for the one holding one npm prefix per npm server, ``--list``
+to print the table with the versions installed.
 
 Servers run one at a time, offline: every server gets a throwaway HOME and
 dummy settings (fake credentials pointing at 127.0.0.1, a temp git repo, a
@@ -87,7 +112,8 @@ from typing import Any
 # In command, args and env these placeholders are filled in from the scratch
 # fixtures: {work} scratch root, {home} fake HOME, {files} a directory with a
 # few small files, {repo} a git repository with one commit, {sqlite} a SQLite
-# database file, {venv}, {bin}, {python}.
+# database file, {aws} a directory with a fake AWS config and credentials
+# (profile "default"), {venv}, {bin}, {python}.
 # Every host in the dummy settings is 127.0.0.1 on a closed port and every
 # credential is fake, so nothing leaves the machine even when a server tries
 # to connect at start-up.
@@ -98,6 +124,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-fetch",
         "pin": "2026.10.24",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-fetch"],
         "args": [],
         "env": {},
@@ -105,6 +132,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-git",
         "pin": "2026.10.19",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-git"],
         "args": ["--repository", "{repo}"],
         "env": {},
@@ -112,6 +140,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-sqlite",
         "pin": "2025.4.25",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-sqlite"],
         "args": ["--db-path", "{sqlite}"],
         "env": {},
@@ -119,6 +148,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-time",
         "pin": "2026.10.19",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-time"],
         "args": ["--local-timezone", "UTC"],
         "env": {},
@@ -127,6 +157,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-documentation-mcp-server",
         "pin": "1.2.3",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-documentation-mcp-server"],
         "args": [],
         "env": {"AWS_DOCUMENTATION_PARTITION": "aws"},
@@ -134,6 +165,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-pricing-mcp-server",
         "pin": "1.1.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-pricing-mcp-server"],
         "args": [],
         "env": {},
@@ -141,6 +173,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.aws-serverless-mcp-server",
         "pin": "0.2.0",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.aws-serverless-mcp-server"],
         "args": [],
         "env": {},
@@ -148,6 +181,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.cloudwatch-mcp-server",
         "pin": "0.3.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.cloudwatch-mcp-server"],
         "args": [],
         "env": {},
@@ -155,6 +189,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.dynamodb-mcp-server",
         "pin": "2.1.8",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.dynamodb-mcp-server"],
         "args": [],
         "env": {},
@@ -162,6 +197,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.eks-mcp-server",
         "pin": "0.2.1",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.eks-mcp-server"],
         "args": [],
         "env": {},
@@ -169,6 +205,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "awslabs.iam-mcp-server",
         "pin": "1.1.2",
+        "date": "2026-11-22",
         "command": ["{bin}/awslabs.iam-mcp-server"],
         "args": [],
         "env": {},
@@ -177,6 +214,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-atlassian",
         "pin": "0.23.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-atlassian"],
         "args": [],
         "env": {
@@ -193,6 +231,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-motherduck",
         "pin": "1.1.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-motherduck"],
         "args": ["--db-path", ":memory:", "--read-write"],
         "env": {},
@@ -200,6 +239,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-clickhouse",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-clickhouse"],
         "args": [],
         "env": {
@@ -213,6 +253,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-neo4j-cypher",
         "pin": "0.6.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-neo4j-cypher"],
         "args": [],
         "env": {
@@ -224,6 +265,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-neo4j-data-modeling",
         "pin": "0.8.2",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-neo4j-data-modeling"],
         "args": [],
         "env": {},
@@ -231,6 +273,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "excel-mcp-server",
         "pin": "2.2.2",
+        "date": "2026-11-22",
         "command": ["{bin}/excel-mcp-server"],
         "args": ["stdio"],
         "env": {"EXCEL_FILES_PATH": "{files}"},
@@ -238,6 +281,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "arxiv-mcp-server",
         "pin": "0.8.2",
+        "date": "2026-11-22",
         "command": ["{bin}/arxiv-mcp-server"],
         "args": ["--storage-path", "{work}/arxiv"],
         "env": {},
@@ -245,6 +289,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "duckduckgo-mcp-server",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/duckduckgo-mcp-server"],
         "args": [],
         "env": {},
@@ -252,6 +297,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-calculator",
         "pin": "0.2.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-calculator"],
         "args": [],
         "env": {},
@@ -259,6 +305,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-obsidian",
         "pin": "0.2.3",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-obsidian"],
         "args": [],
         "env": {
@@ -270,6 +317,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-pandoc",
         "pin": "0.11.1",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-pandoc"],
         "args": [],
         "env": {},
@@ -277,6 +325,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-text-editor",
         "pin": "1.0.2",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-text-editor"],
         "args": [],
         "env": {},
@@ -284,6 +333,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-shell-server",
         "pin": "1.1.14",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-shell-server"],
         "args": [],
         "env": {"ALLOW_COMMANDS": "ls,cat,pwd,grep,wc,head,tail"},
@@ -291,6 +341,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "mcp-server-tree-sitter",
         "pin": "0.7.0",
+        "date": "2026-11-22",
         "command": ["{bin}/mcp-server-tree-sitter"],
         "args": [],
         "env": {},
@@ -298,6 +349,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "zotero-mcp",
         "pin": "0.3.1",
+        "date": "2026-11-22",
         "command": ["{bin}/zotero-mcp"],
         "args": [],
         "env": {"ZOTERO_LOCAL": "true"},
@@ -305,6 +357,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "elasticsearch-mcp-server",
         "pin": "2.1.6",
+        "date": "2026-11-22",
         "command": ["{bin}/elasticsearch-mcp-server"],
         "args": [],
         "env": {
@@ -316,6 +369,7 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "redis-mcp-server",
         "pin": "0.5.1",
+        "date": "2026-11-22",
         "command": ["{bin}/redis-mcp-server"],
         "args": [],
         "env": {"REDIS_HOST": "127.0.0.1", "REDIS_PORT": "9"},
@@ -323,16 +377,1807 @@ SERVERS: list[dict[str, Any]] = [
     {
         "package": "wcgw",
         "pin": "5.6.7",
+        "date": "2026-11-22",
         "command": ["{bin}/wcgw"],
         "args": [],
         "env": {},
     },
 ]
 
-# Tried and left out (Python 3.11, offline):
+# Tried and left out (Python 3.11, offline): on 2026-11-24, 65 more PyPI and
+# npm servers that installed but did not list their tools within 60 s after
+# one retry (a live account or OAuth flow, a native addon or binary fetched at
+# install, an unreachable endpoint at start-up), 48 that did not install
+# (Python >= 3.12, install scripts needed), and 15 that listed tools but are
+# in the shared real-benign collection.  Earlier:
 #   mcp-neo4j-memory 0.4.5      connects to Neo4j before serving and exits without one
 #   mcp-server-docker 0.3.0     needs Python >= 3.12
 #   basic-memory                needs Python >= 3.12.1
+
+# --- new PyPI servers (2026-11-24) ---
+NEW_PYPI_SERVERS: list[dict[str, Any]] = [
+    # @@NEW_PYPI@@
+    {
+        "package": "alpaca-mcp-server",
+        "pin": "2.4.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/alpaca-mcp-server"],
+        "args": [],
+        "env": {"ALPACA_API_KEY": "capture-dummy-key", "ALPACA_SECRET_KEY": "capture-dummy-secret"},
+    },
+    {
+        "package": "analytics-mcp",
+        "pin": "0.8.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/analytics-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "anki-mcp-server",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/anki-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-kendra-index-mcp-server",
+        "pin": "1.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-kendra-index-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-keyspaces-mcp-server",
+        "pin": "0.0.19",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-keyspaces-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-mq-mcp-server",
+        "pin": "2.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-mq-mcp-server"],
+        "args": [],
+        "env": {
+            "AWS_CONFIG_FILE": "{aws}/config",
+            "AWS_SHARED_CREDENTIALS_FILE": "{aws}/credentials",
+            "AWS_PROFILE": "default",
+        },
+    },
+    {
+        "package": "awslabs.amazon-neptune-mcp-server",
+        "pin": "1.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-neptune-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-qbusiness-anonymous-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-qbusiness-anonymous-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.amazon-sns-sqs-mcp-server",
+        "pin": "2.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.amazon-sns-sqs-mcp-server"],
+        "args": [],
+        "env": {
+            "AWS_CONFIG_FILE": "{aws}/config",
+            "AWS_SHARED_CREDENTIALS_FILE": "{aws}/credentials",
+            "AWS_PROFILE": "default",
+        },
+    },
+    {
+        "package": "awslabs.aurora-dsql-mcp-server",
+        "pin": "1.1.4",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aurora-dsql-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-appsync-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-appsync-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-bedrock-custom-model-import-mcp-server",
+        "pin": "0.0.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-bedrock-custom-model-import-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-dataprocessing-mcp-server",
+        "pin": "0.2.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-dataprocessing-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-for-sap-management-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-for-sap-management-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-healthomics-mcp-server",
+        "pin": "0.1.5",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-healthomics-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-iot-sitewise-mcp-server",
+        "pin": "11.0.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-iot-sitewise-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-network-mcp-server",
+        "pin": "0.0.17",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-network-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-support-mcp-server",
+        "pin": "0.1.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-support-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.aws-transform-mcp-server",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.aws-transform-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.cloudtrail-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.cloudtrail-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.cloudwatch-applicationsignals-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.cloudwatch-applicationsignals-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.document-loader-mcp-server",
+        "pin": "1.0.23",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.document-loader-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.documentdb-mcp-server",
+        "pin": "2.0.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.documentdb-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.ecs-mcp-server",
+        "pin": "0.1.37",
+        "date": "2026-11-24",
+        "command": ["{bin}/ecs-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.elasticache-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.elasticache-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.finch-mcp-server",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.finch-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.healthimaging-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.healthimaging-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.healthlake-mcp-server",
+        "pin": "0.0.20",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.healthlake-mcp-server"],
+        "args": [],
+        "env": {
+            "AWS_CONFIG_FILE": "{aws}/config",
+            "AWS_SHARED_CREDENTIALS_FILE": "{aws}/credentials",
+            "AWS_PROFILE": "default",
+        },
+    },
+    {
+        "package": "awslabs.mssql-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.mssql-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.mysql-mcp-server",
+        "pin": "1.1.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.mysql-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.oracle-mcp-server",
+        "pin": "0.2.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.oracle-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.pcap-analyzer-mcp-server",
+        "pin": "1.0.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.pcap-analyzer-mcp-server"],
+        "args": [],
+        "env": {
+            "AWS_CONFIG_FILE": "{aws}/config",
+            "AWS_SHARED_CREDENTIALS_FILE": "{aws}/credentials",
+            "AWS_PROFILE": "default",
+        },
+    },
+    {
+        "package": "awslabs.postgres-mcp-server",
+        "pin": "1.2.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.postgres-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.redshift-mcp-server",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.redshift-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.roda-mcp-server",
+        "pin": "0.1.7",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.roda-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.s3-tables-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.s3-tables-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.sagemaker-ai-mcp-server",
+        "pin": "1.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.sagemaker-ai-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.security-agent-mcp-server",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.security-agent-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.timestream-for-influxdb-mcp-server",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.timestream-for-influxdb-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.valkey-mcp-server",
+        "pin": "1.1.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.valkey-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "awslabs.well-architected-security-mcp-server",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/awslabs.well-architected-security-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "chronicle-mcp-server",
+        "pin": "1.6.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/chronicle-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "code-index-mcp",
+        "pin": "2.17.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/code-index-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "cubrid-mcp-server",
+        "pin": "0.7.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/cubrid-mcp-server"],
+        "args": [],
+        "env": {
+            "CUBRID_HOST": "127.0.0.1",
+            "CUBRID_USER": "capture",
+            "CUBRID_PASSWORD": "dummy",
+            "CUBRID_DATABASE": "capture",
+            "CUBRID_PORT": "9",
+        },
+    },
+    {
+        "package": "db-explorer-mcp-server",
+        "pin": "0.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/db-explorer-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "flink-mcp-server",
+        "pin": "0.4.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/flink-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "gitea-mcp",
+        "pin": "0.5.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/gitea-mcp"],
+        "args": [],
+        "env": {"GITEA_URL": "http://127.0.0.1:9", "GITEA_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "glpi-mcp-server",
+        "pin": "0.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/glpi-mcp-server"],
+        "args": [],
+        "env": {
+            "GLPI_URL": "http://127.0.0.1:9",
+            "GLPI_CLIENT_ID": "capture",
+            "GLPI_CLIENT_SECRET": "dummy",
+            "GLPI_USERNAME": "capture",
+            "GLPI_PASSWORD": "dummy",
+        },
+    },
+    {
+        "package": "greptimedb-mcp-server",
+        "pin": "0.6.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/greptimedb-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "ida-pro-mcp",
+        "pin": "1.4.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/ida-pro-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "jmrplens-gitlab-mcp-server",
+        "pin": "3.3.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/jmrplens-gitlab-mcp-server"],
+        "args": [],
+        "env": {"GITLAB_TOKEN": "capture-dummy-token", "GITLAB_URL": "http://127.0.0.1:9"},
+    },
+    {
+        "package": "kegg-mcp-server",
+        "pin": "0.6.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/kegg-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "langfuse-mcp",
+        "pin": "0.14.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/langfuse-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "linux-mcp-server",
+        "pin": "1.7.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/linux-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "looker-mcp-server",
+        "pin": "0.25.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/looker-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-alchemy",
+        "pin": "2026.10.15.202659",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-alchemy"],
+        "args": [],
+        "env": {"DB_URL": "sqlite:///{sqlite}"},
+    },
+    {
+        "package": "mcp-for-blender",
+        "pin": "2.2.4",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-for-blender"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-gitlab",
+        "pin": "0.21.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-gitlab"],
+        "args": [],
+        "env": {
+            "GITLAB_URL": "http://127.0.0.1:9",
+            "GITLAB_TOKEN": "capture-dummy-token",
+            "GITLAB_PERSONAL_ACCESS_TOKEN": "capture-dummy-token",
+        },
+    },
+    {
+        "package": "mcp-jenkins",
+        "pin": "3.6.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-jenkins"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-pdf",
+        "pin": "2026.09.22",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-pdf"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-python-interpreter",
+        "pin": "1.2.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-python-interpreter"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-bitbucket",
+        "pin": "0.12.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-bitbucket"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-celery",
+        "pin": "0.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-celery"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-jaeger",
+        "pin": "0.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-jaeger"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-kicad",
+        "pin": "0.21.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-kicad"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-mikrotik",
+        "pin": "0.26.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-mikrotik"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-openfda",
+        "pin": "0.2.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-openfda"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-public-transport",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-public-transport"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-rfc",
+        "pin": "0.6.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-rfc"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-servicenow",
+        "pin": "0.9.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-servicenow"],
+        "args": [],
+        "env": {
+            "SERVICENOW_INSTANCE_URL": "http://127.0.0.1:9",
+            "SERVICENOW_USERNAME": "capture",
+            "SERVICENOW_PASSWORD": "dummy",
+        },
+    },
+    {
+        "package": "mcp-server-splunk",
+        "pin": "0.3.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-splunk"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-things",
+        "pin": "1.12.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-things"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-vyos",
+        "pin": "0.6.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-server-vyos"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcpforunityserver",
+        "pin": "10.3.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/mcp-for-unity"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mfa-servicenow-mcp",
+        "pin": "1.25.4",
+        "date": "2026-11-24",
+        "command": ["{bin}/servicenow-mcp"],
+        "args": [],
+        "env": {
+            "SERVICENOW_INSTANCE_URL": "http://127.0.0.1:9",
+            "SERVICENOW_USERNAME": "capture",
+            "SERVICENOW_PASSWORD": "dummy",
+        },
+    },
+    {
+        "package": "mlflow-mcp",
+        "pin": "0.4.1",
+        "date": "2026-11-24",
+        "command": ["{bin}/mlflow-mcp"],
+        "args": [],
+        "env": {"MLFLOW_TRACKING_URI": "http://127.0.0.1:9"},
+    },
+    {
+        "package": "mysql-mcp-server",
+        "pin": "0.4.4",
+        "date": "2026-11-24",
+        "command": ["{bin}/mysql_mcp_server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "nomad-mcp",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/nomad"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "pdf-mcp",
+        "pin": "3.5.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/pdf-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "prometheus-mcp-server",
+        "pin": "1.6.2",
+        "date": "2026-11-24",
+        "command": ["{bin}/prometheus-mcp-server"],
+        "args": [],
+        "env": {"PROMETHEUS_URL": "http://127.0.0.1:9"},
+    },
+    {
+        "package": "serena-agent",
+        "pin": "2.1.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/serena-agent"],
+        "args": ["start-mcp-server", "--transport", "stdio", "--project", "{repo}"],
+        "env": {},
+    },
+    {
+        "package": "tempo-mcp",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "command": ["{bin}/tempo-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "tilt-mcp",
+        "pin": "0.1.3",
+        "date": "2026-11-24",
+        "command": ["{bin}/tilt-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "weaviate-mcp",
+        "pin": "0.1.5",
+        "date": "2026-11-24",
+        "command": ["{bin}/weaviate-mcp"],
+        "args": [],
+        "env": {},
+    },
+]
+
+# ---------------------------------------------------------------------------
+# npm servers.  The same fields, plus "registry": "npm".  Each is installed
+# with ``npm install --prefix <npm-root>/<package> --ignore-scripts
+# <package>@<pin>`` (``--npm-install-commands`` prints them; the pins are also
+# in capture-npm.txt) and run as ``node <prefix>/node_modules/.bin/<bin>``:
+# {bin} is that ``node_modules/.bin``, {prefix} the install prefix.  Install
+# scripts are off, so nothing is downloaded besides the registry packages
+# (a server that needs a browser or a binary fetched at install is left out).
+# ---------------------------------------------------------------------------
+
+NPM_SERVERS: list[dict[str, Any]] = [
+    # @@NEW_NPM@@
+    {
+        "package": "@aaronsb/jira-cloud-mcp",
+        "pin": "0.11.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/jira-cloud-mcp"],
+        "args": [],
+        "env": {
+            "JIRA_API_TOKEN": "capture-dummy-token",
+            "JIRA_EMAIL": "capture@example.invalid",
+            "JIRA_HOST": "http://127.0.0.1:9",
+        },
+    },
+    {
+        "package": "@aashari/mcp-server-atlassian-bitbucket",
+        "pin": "3.1.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-atlassian-bitbucket"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@aashari/mcp-server-atlassian-jira",
+        "pin": "3.3.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-atlassian-jira"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@agentdeskai/browser-tools-mcp",
+        "pin": "2.0.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/browser-tools-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@amap/amap-maps-mcp-server",
+        "pin": "0.0.8",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-amap"],
+        "args": [],
+        "env": {"AMAP_MAPS_API_KEY": "capture-dummy-amap-maps-api-key"},
+    },
+    {
+        "package": "@angiejones/mcp-selenium",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-selenium"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@berthojoris/mcp-mysql-server",
+        "pin": "1.43.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-mysql"],
+        "args": ["mysql://capture:dummy@127.0.0.1:9/capture"],
+        "env": {},
+    },
+    {
+        "package": "@brave/brave-search-mcp-server",
+        "pin": "2.1.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/brave-search-mcp-server"],
+        "args": [],
+        "env": {"BRAVE_API_KEY": "capture-dummy-brave-api-key"},
+    },
+    {
+        "package": "@browsermcp/mcp",
+        "pin": "0.1.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-browsermcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@browserstack/mcp-server",
+        "pin": "1.4.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/browserstack-mcp-server"],
+        "args": [],
+        "env": {"BROWSERSTACK_USERNAME": "capture", "BROWSERSTACK_ACCESS_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "@circleci/mcp-server-circleci",
+        "pin": "0.20.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-circleci"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@cloudflare/mcp-server-cloudflare",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-cloudflare"],
+        "args": ["run", "capture-dummy-account"],
+        "env": {"CLOUDFLARE_API_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "@codacy/codacy-mcp",
+        "pin": "0.5.9",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/codacy-mcp-server"],
+        "args": [],
+        "env": {"CODACY_ACCOUNT_TOKEN": "capture-dummy-codacy-account-token"},
+    },
+    {
+        "package": "@currents/mcp",
+        "pin": "2.1.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@cyanheads/git-mcp-server",
+        "pin": "2.15.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/git-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@cyanheads/pubmed-mcp-server",
+        "pin": "2.7.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/pubmed-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@dangahagan/weather-mcp",
+        "pin": "1.23.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/weather-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@delorenj/mcp-server-trello",
+        "pin": "1.8.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-trello"],
+        "args": [],
+        "env": {
+            "TRELLO_API_KEY": "capture-dummy-trello-api-key",
+            "TRELLO_TOKEN": "capture-dummy-trello-token",
+        },
+    },
+    {
+        "package": "@discourse/mcp",
+        "pin": "0.3.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/discourse-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@drawio/mcp",
+        "pin": "1.6.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/drawio-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@easecloudio/mcp-metabase-server",
+        "pin": "1.3.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-metabase-server"],
+        "args": [],
+        "env": {"METABASE_URL": "http://127.0.0.1:9", "METABASE_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "@elastic/mcp-server-elasticsearch",
+        "pin": "0.3.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-elasticsearch"],
+        "args": [],
+        "env": {"ES_URL": "http://127.0.0.1:9", "ES_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "@ergut/mcp-bigquery-server",
+        "pin": "1.0.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-bigquery"],
+        "args": ["--project-id", "capture-dummy-project"],
+        "env": {},
+    },
+    {
+        "package": "@eslint/mcp",
+        "pin": "0.3.13",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@floriscornel/teams-mcp",
+        "pin": "0.3.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/teams-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@gleanwork/local-mcp-server",
+        "pin": "0.7.6",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/local-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@gongrzhe/server-travelplanner-mcp",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/server-travelplanner-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/cloud-run-mcp",
+        "pin": "1.10.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/cloud-run-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/gcloud-mcp",
+        "pin": "0.5.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/gcloud-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/observability-mcp",
+        "pin": "0.2.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/observability-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@google-cloud/storage-mcp",
+        "pin": "0.6.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/storage-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@henkey/postgres-mcp-server",
+        "pin": "1.0.7",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/postgres-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@heroui/react-mcp",
+        "pin": "1.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/heroui-react-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@hubspot/mcp-server",
+        "pin": "0.4.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-hubspot"],
+        "args": [],
+        "env": {"PRIVATE_APP_ACCESS_TOKEN": "capture-dummy-private-app-access-token"},
+    },
+    {
+        "package": "@instantdb/mcp",
+        "pin": "1.0.67",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/instant-mcp"],
+        "args": [],
+        "env": {"INSTANT_ACCESS_TOKEN": "capture-dummy-instant-access-token"},
+    },
+    {
+        "package": "@isaacphi/mcp-gdrive",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-gdrive"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@kazuph/mcp-fetch",
+        "pin": "1.6.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-fetch"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@kimsungwhee/apple-docs-mcp",
+        "pin": "1.0.26",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/apple-docs-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@knip/mcp",
+        "pin": "0.0.36",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/knip-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@larksuiteoapi/lark-mcp",
+        "pin": "0.5.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/lark-mcp"],
+        "args": ["mcp", "-a", "cli_capture_dummy", "-s", "capture-dummy-secret"],
+        "env": {},
+    },
+    {
+        "package": "@launchdarkly/mcp-server",
+        "pin": "0.6.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": ["start", "--api-key", "capture-dummy-key"],
+        "env": {},
+    },
+    {
+        "package": "@leval/mcp-grafana",
+        "pin": "1.1.7",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-grafana"],
+        "args": [],
+        "env": {"GRAFANA_URL": "http://127.0.0.1:9", "GRAFANA_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "@line/line-bot-mcp-server",
+        "pin": "0.5.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/line-bot-mcp-server"],
+        "args": [],
+        "env": {"CHANNEL_ACCESS_TOKEN": "capture-dummy-channel-access-token"},
+    },
+    {
+        "package": "@makeplane/plane-mcp-server",
+        "pin": "0.1.5",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/plane-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@mapbox/mcp-server",
+        "pin": "0.14.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@masonator/coolify-mcp",
+        "pin": "3.5.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/coolify-mcp"],
+        "args": [],
+        "env": {"COOLIFY_ACCESS_TOKEN": "capture-dummy-coolify-access-token"},
+    },
+    {
+        "package": "@mastra/mcp-docs-server",
+        "pin": "1.2.27",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-docs-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@mcpfun/mcp-server-ccxt",
+        "pin": "1.2.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-ccxt"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@microsoft/clarity-mcp-server",
+        "pin": "2.0.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/clarity-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@mobilenext/mobile-mcp",
+        "pin": "1.0.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-mobile"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-aws-kb-retrieval",
+        "pin": "0.6.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-aws-kb-retrieval"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-brave-search",
+        "pin": "0.6.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-brave-search"],
+        "args": [],
+        "env": {"BRAVE_API_KEY": "capture-dummy-brave-api-key"},
+    },
+    {
+        "package": "@modelcontextprotocol/server-everything",
+        "pin": "2026.8.31",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-everything"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-github",
+        "pin": "2025.4.8",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-github"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-google-maps",
+        "pin": "0.6.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-google-maps"],
+        "args": [],
+        "env": {"GOOGLE_MAPS_API_KEY": "capture-dummy-google-maps-api-key"},
+    },
+    {
+        "package": "@modelcontextprotocol/server-pdf",
+        "pin": "2.0.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-pdf-server"],
+        "args": ["--stdio"],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-postgres",
+        "pin": "0.6.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-postgres"],
+        "args": ["postgresql://capture:dummy@127.0.0.1:9/capture"],
+        "env": {},
+    },
+    {
+        "package": "@modelcontextprotocol/server-slack",
+        "pin": "2025.4.25",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-slack"],
+        "args": [],
+        "env": {
+            "SLACK_BOT_TOKEN": "capture-dummy-slack-bot-token",
+            "SLACK_TEAM_ID": "capture-dummy-slack-team-id",
+        },
+    },
+    {
+        "package": "@mui/mcp",
+        "pin": "0.1.6",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@nexus2520/bitbucket-mcp-server",
+        "pin": "3.0.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/bitbucket-mcp-server"],
+        "args": [],
+        "env": {
+            "BITBUCKET_APP_PASSWORD": "capture-dummy-bitbucket-app-password",
+            "BITBUCKET_USERNAME": "capture@example.invalid",
+            "BITBUCKET_BASE_URL": "http://127.0.0.1:9",
+        },
+    },
+    {
+        "package": "@nexus2520/jira-mcp-server",
+        "pin": "1.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/jira-mcp-server"],
+        "args": [],
+        "env": {
+            "JIRA_EMAIL": "capture@example.invalid",
+            "JIRA_API_TOKEN": "capture-dummy-token",
+            "JIRA_BASE_URL": "http://127.0.0.1:9",
+            "JIRA_URL": "http://127.0.0.1:9",
+        },
+    },
+    {
+        "package": "@perplexity-ai/mcp-server",
+        "pin": "1.2.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/perplexity-mcp"],
+        "args": [],
+        "env": {"PERPLEXITY_API_KEY": "capture-dummy-perplexity-api-key"},
+    },
+    {
+        "package": "@pinecone-database/mcp",
+        "pin": "0.3.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/pinecone-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@piotr-agier/google-drive-mcp",
+        "pin": "2.10.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/google-drive-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@playwright/mcp",
+        "pin": "0.0.83",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/playwright-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@postman/postman-mcp-server",
+        "pin": "2.13.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/postman-mcp-server"],
+        "args": [],
+        "env": {"POSTMAN_API_KEY": "capture-dummy-postman-api-key"},
+    },
+    {
+        "package": "@primeng/mcp",
+        "pin": "22.1.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/primeng-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@primevue/mcp",
+        "pin": "5.0.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/primevue-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@react-aria/mcp",
+        "pin": "1.2.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@rollbar/mcp-server",
+        "pin": "0.6.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/rollbar-mcp-server"],
+        "args": [],
+        "env": {"ROLLBAR_ACCESS_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "@roychri/mcp-server-asana",
+        "pin": "1.8.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-asana"],
+        "args": [],
+        "env": {"ASANA_ACCESS_TOKEN": "capture-dummy-asana-access-token"},
+    },
+    {
+        "package": "@shopify/dev-mcp",
+        "pin": "1.16.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/shopify-dev-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@shortcut/mcp",
+        "pin": "0.25.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-shortcut"],
+        "args": [],
+        "env": {"SHORTCUT_API_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "@softeria/ms-365-mcp-server",
+        "pin": "0.155.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/ms-365-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@supabase/mcp-server-postgrest",
+        "pin": "0.2.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-postgrest"],
+        "args": ["--apiUrl", "http://127.0.0.1:9", "--schema", "public"],
+        "env": {},
+    },
+    {
+        "package": "@tiberriver256/mcp-server-azure-devops",
+        "pin": "0.1.48",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-azure-devops"],
+        "args": [],
+        "env": {
+            "AZURE_DEVOPS_ORG_URL": "http://127.0.0.1:9/capture",
+            "AZURE_DEVOPS_PAT": "capture-dummy-token",
+            "AZURE_DEVOPS_AUTH_METHOD": "pat",
+        },
+    },
+    {
+        "package": "@vuetify/mcp",
+        "pin": "0.12.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "@winor30/mcp-server-datadog",
+        "pin": "1.8.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-datadog"],
+        "args": [],
+        "env": {
+            "DATADOG_API_KEY": "capture-dummy-datadog-api-key",
+            "DATADOG_APP_KEY": "capture-dummy-datadog-app-key",
+        },
+    },
+    {
+        "package": "@zereight/mcp-gitlab",
+        "pin": "2.1.64",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-gitlab"],
+        "args": [],
+        "env": {"GITLAB_PERSONAL_ACCESS_TOKEN": "capture-dummy-gitlab-personal-access-token"},
+    },
+    {
+        "package": "airtable-mcp-server",
+        "pin": "1.14.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/airtable-mcp-server"],
+        "args": [],
+        "env": {"AIRTABLE_API_KEY": "capture-dummy-airtable-api-key"},
+    },
+    {
+        "package": "argocd-mcp",
+        "pin": "0.9.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/argocd-mcp"],
+        "args": ["stdio"],
+        "env": {"ARGOCD_BASE_URL": "http://127.0.0.1:9", "ARGOCD_API_TOKEN": "capture-dummy-token"},
+    },
+    {
+        "package": "backlog-mcp-server",
+        "pin": "0.20.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/backlog-mcp-server"],
+        "args": [],
+        "env": {"BACKLOG_DOMAIN": "127.0.0.1", "BACKLOG_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "bitbucket-mcp",
+        "pin": "5.0.6",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/bitbucket-mcp"],
+        "args": [],
+        "env": {"BITBUCKET_TOKEN": "capture-dummy-token", "BITBUCKET_URL": "http://127.0.0.1:9"},
+    },
+    {
+        "package": "chrome-devtools-mcp",
+        "pin": "1.11.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/chrome-devtools-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "datadog-mcp-server",
+        "pin": "1.0.9",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/datadog-mcp-server"],
+        "args": ["--apiKey=capture-dummy-key", "--appKey=capture-dummy-key"],
+        "env": {},
+    },
+    {
+        "package": "dataforseo-mcp-server",
+        "pin": "3.1.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/dataforseo-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "drawio-mcp-server",
+        "pin": "2.3.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/drawio-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "exa-mcp-server",
+        "pin": "3.4.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/exa-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "fetcher-mcp",
+        "pin": "0.3.9",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/fetcher-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "figma-console-mcp",
+        "pin": "1.40.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/figma-console-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "figma-developer-mcp",
+        "pin": "0.13.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/figma-developer-mcp"],
+        "args": ["--stdio"],
+        "env": {"FIGMA_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "firecrawl-mcp",
+        "pin": "3.26.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/firecrawl-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "flightradar-mcp-server",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/flightradar-mcp-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "gcp-mcp",
+        "pin": "1.0.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/gcp-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "hevy-mcp",
+        "pin": "6.1.13",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/hevy-mcp"],
+        "args": [],
+        "env": {"HEVY_API_KEY": "capture-dummy-key"},
+    },
+    {
+        "package": "hostinger-api-mcp",
+        "pin": "1.63.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/hostinger-api-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "jina-mcp-tools",
+        "pin": "1.2.3",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/jina-mcp-tools"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-discord",
+        "pin": "1.3.4",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-discord"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-hello-world",
+        "pin": "1.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-hello-world"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-mermaid",
+        "pin": "0.4.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-mermaid"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-searxng",
+        "pin": "2.4.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-searxng"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-code-runner",
+        "pin": "0.1.8",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-code-runner"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-commands",
+        "pin": "0.5.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-commands"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "mcp-server-kubernetes",
+        "pin": "4.1.7",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server-kubernetes"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "n8n-mcp",
+        "pin": "2.87.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/n8n-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "next-devtools-mcp",
+        "pin": "0.4.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/next-devtools-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "octocode-mcp",
+        "pin": "19.1.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/octocode-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "reddit-mcp-buddy",
+        "pin": "1.1.14",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/reddit-mcp-buddy"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "replicate-mcp",
+        "pin": "0.9.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/mcp-server"],
+        "args": [],
+        "env": {"REPLICATE_API_TOKEN": "capture-dummy-replicate-api-token"},
+    },
+    {
+        "package": "serper-search-scrape-mcp-server",
+        "pin": "0.1.2",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/serper-mcp"],
+        "args": [],
+        "env": {"SERPER_API_KEY": "capture-dummy-serper-api-key"},
+    },
+    {
+        "package": "ssh-mcp",
+        "pin": "2.11.0",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/ssh-mcp"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "tailwindcss-mcp-server",
+        "pin": "0.1.1",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/tailwindcss-server"],
+        "args": [],
+        "env": {},
+    },
+    {
+        "package": "tavily-mcp",
+        "pin": "0.2.22",
+        "date": "2026-11-24",
+        "registry": "npm",
+        "command": ["node", "{bin}/tavily-mcp"],
+        "args": [],
+        "env": {},
+    },
+]
+
+ALL_SERVERS: list[dict[str, Any]] = SERVERS + NEW_PYPI_SERVERS + NPM_SERVERS
+
+# Environment every npm server gets on top of BASE_ENV.
+NPM_ENV: dict[str, str] = {
+    "NODE_ENV": "production",
+    "NODE_OPTIONS": "--no-deprecation",
+    "NPM_CONFIG_UPDATE_NOTIFIER": "false",
+    "NO_UPDATE_NOTIFIER": "1",
+    "CI": "1",
+}
 
 # The client's SDK version this table was captured with (first line of
 # capture-requirements.txt).
@@ -375,6 +2220,7 @@ BASE_ENV: dict[str, str] = {
 
 DEFAULT_WORKDIR = os.path.join(tempfile.gettempdir(), "mcpscan-capture")
 DEFAULT_VENVS = os.path.join(tempfile.gettempdir(), "capvenvs")
+DEFAULT_NPM = os.path.join(tempfile.gettempdir(), "capnpm")
 
 
 # ---------------------------------------------------------------------------
@@ -431,6 +2277,16 @@ def make_fixtures(work: Path) -> dict[str, str]:
             stderr=subprocess.DEVNULL,
         )
 
+    # A fake AWS profile "default", for servers that open a named profile
+    # (their entries point AWS_CONFIG_FILE/AWS_SHARED_CREDENTIALS_FILE here).
+    aws = work / "aws"
+    aws.mkdir()
+    (aws / "config").write_text("[default]\nregion = us-east-1\n")
+    (aws / "credentials").write_text(
+        "[default]\naws_access_key_id = capture-dummy-access-key\n"
+        "aws_secret_access_key = capture-dummy-secret\n"
+    )
+
     db = work / "capture.sqlite"
     con = sqlite3.connect(db)
     try:
@@ -446,6 +2302,7 @@ def make_fixtures(work: Path) -> dict[str, str]:
         "files": str(files),
         "repo": str(repo),
         "sqlite": str(db),
+        "aws": str(aws),
     }
 
 
@@ -459,10 +2316,61 @@ def placeholders(fixtures: dict[str, str], venv: Path) -> dict[str, str]:
     }
 
 
+def registry(spec: dict[str, Any]) -> str:
+    """``"pypi"`` (the default) or ``"npm"``."""
+    return str(spec.get("registry", "pypi"))
+
+
+def npm_prefix(npm_root: Path, package: str) -> Path:
+    """The ``npm install --prefix`` directory of one npm server.
+
+    A scoped name keeps its scope as a directory: ``@scope/name`` is
+    ``<npm_root>/@scope/name``.
+    """
+    return npm_root.joinpath(*package.split("/"))
+
+
+def npm_placeholders(fixtures: dict[str, str], prefix: Path) -> dict[str, str]:
+    """Placeholders for an npm server: {bin} is its ``node_modules/.bin``."""
+    return {
+        **fixtures,
+        "venv": str(prefix),
+        "prefix": str(prefix),
+        "bin": str(prefix / "node_modules" / ".bin"),
+        "node_modules": str(prefix / "node_modules"),
+    }
+
+
+def npm_install_argv(spec: dict[str, Any], npm_root: Path) -> list[str]:
+    """The command that installs one npm entry at its pin (scripts off)."""
+    return [
+        "npm",
+        "install",
+        "--prefix",
+        str(npm_prefix(npm_root, spec["package"])),
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        f"{spec['package']}@{spec['pin']}",
+    ]
+
+
+def npm_version(prefix: Path, package: str) -> str | None:
+    """The version of ``package`` installed under ``prefix`` (its package.json)."""
+    manifest = prefix.joinpath("node_modules", *package.split("/"), "package.json")
+    try:
+        version = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        return None
+    return version if isinstance(version, str) and version else None
+
+
 def server_params(spec: dict[str, Any], ph: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """Return (argv, env) for one table entry with placeholders filled."""
     argv = [a.format(**ph) for a in list(spec["command"]) + list(spec.get("args", []))]
     env = {k: v.format(**ph) for k, v in BASE_ENV.items()}
+    if registry(spec) == "npm":
+        env.update({k: v.format(**ph) for k, v in NPM_ENV.items()})
     env.update({k: v.format(**ph) for k, v in spec.get("env", {}).items()})
     return argv, env
 
@@ -536,8 +2444,9 @@ def capture_server(
 
     package = spec["package"]
     argv, env = server_params(spec, ph)
-    logpath = Path(ph["work"]) / "logs" / f"{package}.stderr"
-    cwd = Path(ph["work"]) / "cwd" / package
+    safe = package.replace("/", "_")  # an npm scope is no directory here
+    logpath = Path(ph["work"]) / "logs" / f"{safe}.stderr"
+    cwd = Path(ph["work"]) / "cwd" / safe
     cwd.mkdir(parents=True, exist_ok=True)
     with open(logpath, "w", encoding="utf-8", errors="replace") as errlog:
         try:
@@ -582,8 +2491,19 @@ def capture_date(arg: str | None) -> str:
 
 
 def make_record(
-    package: str, version: str, tool: dict[str, Any], mcp_version: str, date: str
+    package: str,
+    version: str,
+    tool: dict[str, Any],
+    mcp_version: str,
+    date: str,
+    *,
+    registry: str = "pypi",
 ) -> dict[str, Any]:
+    provenance = (
+        f"captured:npm:{package}@{version}"
+        if registry == "npm"
+        else f"captured:{package}=={version}"
+    )
     return {
         "id": f"captured:{package}:{tool['name']}",
         "label": "benign",
@@ -591,7 +2511,7 @@ def make_record(
         "server": package,
         "tool": tool,
         "expect": "pass",
-        "provenance": f"captured:{package}=={version}",
+        "provenance": provenance,
         "notes": f"captured with mcp=={mcp_version} on {date}",
     }
 
@@ -601,6 +2521,18 @@ def dumps_records(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
 
 
+def installed(
+    spec: dict[str, Any], fixtures: dict[str, str], venvs: Path, npm_root: Path
+) -> tuple[dict[str, str], str | None]:
+    """(placeholders, installed version or None) for one table entry."""
+    package = spec["package"]
+    if registry(spec) == "npm":
+        prefix = npm_prefix(npm_root, package)
+        return npm_placeholders(fixtures, prefix), npm_version(prefix, package)
+    ph = placeholders(fixtures, venvs / package)
+    return ph, venv_version(ph["python"], package)
+
+
 def capture_all(
     specs: list[dict[str, Any]],
     fixtures: dict[str, str],
@@ -608,15 +2540,19 @@ def capture_all(
     *,
     timeout_arg: float | None,
     mcp_version: str,
-    date: str,
+    date: str | None,
+    npm_root: Path | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Capture every server in ``specs`` in turn.  Returns (records, failed packages)."""
+    """Capture every server in ``specs`` in turn.  Returns (records, failed packages).
+
+    ``date`` (from --date) goes into every line's notes; when it is None an
+    entry's own ``date`` (the day its lines were committed) is used, else today.
+    """
     records: list[dict[str, Any]] = []
     failed: list[str] = []
     for spec in specs:
         package = spec["package"]
-        ph = placeholders(fixtures, venvs / package)
-        version = venv_version(ph["python"], package)
+        ph, version = installed(spec, fixtures, venvs, npm_root or Path(DEFAULT_NPM))
         if version is None:
             print(f"capture: SKIP {package}: not installed in {ph['venv']}", file=sys.stderr)
             failed.append(package)
@@ -647,7 +2583,10 @@ def capture_all(
                 )
                 continue
             seen.add(tool["name"])
-            records.append(make_record(package, version, tool, mcp_version, date))
+            day = date or spec.get("date") or capture_date(None)
+            records.append(
+                make_record(package, version, tool, mcp_version, day, registry=registry(spec))
+            )
         print(f"capture: {package}=={version}: {len(seen)} tools ({took:.1f}s)", file=sys.stderr)
 
     return records, failed
@@ -683,25 +2622,49 @@ def main(argv: list[str] | None = None) -> int:
         help="directory with one venv per package (default %(default)s)",
     )
     ap.add_argument(
+        "--npm-root",
+        default=DEFAULT_NPM,
+        help="directory with one npm --prefix per npm package (default %(default)s)",
+    )
+    ap.add_argument(
+        "--registry",
+        choices=("pypi", "npm"),
+        default=None,
+        help="capture only the servers from this registry",
+    )
+    ap.add_argument(
         "--list", action="store_true", help="print the table with installed versions and exit"
+    )
+    ap.add_argument(
+        "--npm-install-commands",
+        action="store_true",
+        help="print the npm install command of every npm entry and exit",
     )
     ns = ap.parse_args(argv)
 
     venvs = Path(ns.venvs).resolve()
-    specs = SERVERS
+    npm_root = Path(ns.npm_root).resolve()
+    specs = ALL_SERVERS
+    if ns.registry:
+        specs = [s for s in specs if registry(s) == ns.registry]
     if ns.only:
-        known = {s["package"] for s in SERVERS}
+        known = {s["package"] for s in ALL_SERVERS}
         unknown = [p for p in ns.only if p not in known]
         if unknown:
             print(f"capture: unknown package(s): {', '.join(unknown)}", file=sys.stderr)
             return 2
-        specs = [s for s in SERVERS if s["package"] in ns.only]
+        specs = [s for s in specs if s["package"] in ns.only]
+
+    if ns.npm_install_commands:
+        for spec in specs:
+            if registry(spec) == "npm":
+                print(" ".join(npm_install_argv(spec, npm_root)))
+        return 0
 
     if ns.list:
         for spec in specs:
-            ph = placeholders({}, venvs / spec["package"])
-            have = venv_version(ph["python"], spec["package"]) or "-"
-            print(f"{spec['package']:45} pin {spec['pin']:12} installed {have}")
+            _, have = installed(spec, {}, venvs, npm_root)
+            print(f"{spec['package']:45} pin {spec['pin']:12} installed {have or '-'}")
         return 0
 
     try:
@@ -711,11 +2674,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if mcp_version != MCP_PIN:
         print(f"capture: note: client mcp=={mcp_version}, table pins {MCP_PIN}", file=sys.stderr)
-    date = capture_date(ns.date)
+    # An explicit date (--date, $CAPTURE_DATE, $SOURCE_DATE_EPOCH) goes on every
+    # line; otherwise each entry's own date, the day its lines were committed.
+    explicit = ns.date or os.environ.get("CAPTURE_DATE") or os.environ.get("SOURCE_DATE_EPOCH")
+    date = capture_date(ns.date) if explicit else None
 
     fixtures = make_fixtures(Path(ns.workdir).resolve())
     records, failed = capture_all(
-        specs, fixtures, venvs, timeout_arg=ns.timeout, mcp_version=mcp_version, date=date
+        specs,
+        fixtures,
+        venvs,
+        timeout_arg=ns.timeout,
+        mcp_version=mcp_version,
+        date=date,
+        npm_root=npm_root,
     )
 
     servers = len({r["server"] for r in records})
