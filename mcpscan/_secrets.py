@@ -1280,7 +1280,8 @@ def _token_shaped(value: str) -> bool:
         return False
     if _character_classes(value) >= 3:
         return True
-    lowered = value.lower()
+    # A wallet's private key is written "0x" + 64 hex digits.
+    lowered = value.lower().removeprefix("0x")
     return bool(_HEX_KEY.fullmatch(lowered)) and not lowered.isdigit() and not lowered.isalpha()
 
 
@@ -1470,13 +1471,20 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
     word = match.group("word")
-    if not _value_fits_word(word, value, bare=not match.group("sep").strip()):
+    bare = not match.group("sep").strip()
+    header = _sent_as_header(word, text, match.start())
+    # "Authorization: Token 9f3c..." (a Django REST framework or Sentry
+    # token is 40 hex digits): the scheme word of an Authorization header
+    # is followed by the credential itself, whatever its alphabet. In prose
+    # ("token for the API") the value is a word, not token-shaped.
+    sent = bare and header and _token_shaped(value)
+    if not sent and not _value_fits_word(word, value, bare=bare):
         return None
     start = match.start("value")
     end = start + len(value)
     if _is_placeholder(written):
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
-    live = _sent_as_header(word, text, match.start()) and _issued_token(value)
+    live = header and _issued_token(value)
     return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end, live)
 
 
@@ -1520,6 +1528,26 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
         )
     live = _drawn_password(password)
     return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end, live)
+
+
+# "curl -u deploy:S3cr3t... https://...", "--user admin:...": a login on
+# a command line (HTTP Basic without the header). A placeholder or a word
+# ("user:password", "-u $USER:$TOKEN") is a format; "-u" followed by a
+# value without ":" (a Unix user, "git log -u") is no login.
+_CLI_LOGIN = re.compile(
+    r"(?<![\w-])(?:-u|--user)(?:[ \t]{1,3}|=)[\"']?"
+    r"(?P<user>[^\s:\"'`]{1,64}):(?P<password>[^\s\"'`]{4,128})"
+)
+
+
+def _judge_cli_login(match: re.Match[str], _text: str) -> _Judged | None:
+    user, password = match.group("user"), match.group("password")
+    start, end = match.span("password")
+    if _weak_password(password, user):
+        return _Judged(ASSIGNMENT, "placeholder", "command-line login (placeholder)", start, end)
+    if not _credential_shaped(password):
+        return None
+    return _Judged(ASSIGNMENT, "assignment", "command-line login (user:password)", start, end)
 
 
 # A percent-encoded run: URL characters and "%XX" escapes, three escapes at
@@ -1728,6 +1756,13 @@ _RULES: tuple[_Rule, ...] = (
         begins=_at(*_FOREIGN_KEY_WORDS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
+    _Rule(
+        "credential_assignment",
+        ("-u", "--user"),
+        _CLI_LOGIN,
+        _judge_cli_login,
+        begins=_at("-u", "--user"),
+    ),
     _Rule(
         "credential_assignment",
         ("%2", "%3", "%4", "%5", "%6", "%7"),
@@ -2306,10 +2341,85 @@ def scan_secrets_counted(text: str, max_candidates: int | None = None) -> tuple[
     return SecretScan(tuple(matches), budget.spent, budget.taken), budget.exhausted
 
 
+# A Markdown table's delimiter row ("|---|:---:|", "|-|-|"): two columns
+# or more, so a pipe followed by a dash (``_TABLE_HINT``, a literal-led
+# search) is in every one.
+_TABLE_DELIMITER = re.compile(
+    # Each blank run is followed by a different character than it holds, so
+    # the pattern never splits one run two ways (linear).
+    r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+(?:\|[ \t]*)?$",
+    re.MULTILINE,
+)
+_TABLE_HINT = re.compile(r"\|[ \t]*:?-")
+_TABLE_CELL_QUOTES = " \t`'\""
+
+
+def _table_cells(line: str, offset: int) -> list[tuple[str, int]]:
+    """The cells of one table row with their offsets in the text (outer
+    pipes and the blanks and code quotes around each value left out)."""
+    cells: list[tuple[str, int]] = []
+    start = 0
+    for piece in line.split("|"):
+        value = piece.strip(_TABLE_CELL_QUOTES)
+        cells.append((value, offset + start + (piece.find(value) if value else 0)))
+        start += len(piece) + 1
+    if line.lstrip().startswith("|"):
+        cells = cells[1:]
+    return cells
+
+
+def _table_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
+    """Values in a column of a Markdown table whose header names a
+    credential (``| env | DD_API_KEY | APP_KEY |``, ``| Password |``): the
+    header is the key of every cell under it, as a JSON key is of its
+    value. A cell must hold a credential-shaped value (an issued token, a
+    32-hex key, a password of two classes with a digit); a placeholder,
+    "see vault", ``${DEV_KEY}`` or a column of request ids (its header
+    names no credential) is not one."""
+    if _TABLE_HINT.search(text) is None:
+        return
+    for delimiter in _TABLE_DELIMITER.finditer(text):
+        head_end = delimiter.start() - 1
+        head_start = text.rfind("\n", 0, max(0, head_end)) + 1
+        if head_end <= head_start:
+            continue
+        header = [cell for cell, _ in _table_cells(text[head_start:head_end], head_start)]
+        columns = {index for index, cell in enumerate(header) if credential_key(cell)}
+        if not columns:
+            continue
+        row_start = delimiter.end() + 1
+        while row_start < len(text):
+            row_end = text.find("\n", row_start)
+            row_end = len(text) if row_end < 0 else row_end
+            line = text[row_start:row_end]
+            if "|" not in line:
+                break
+            for index, (value, at) in enumerate(_table_cells(line, row_start)):
+                if index in columns and credential_value(value):
+                    if not budget.spend():
+                        return
+                    budget.accept()
+                    yield _finish(
+                        text,
+                        "credential_assignment",
+                        _Judged(
+                            ASSIGNMENT,
+                            "assignment",
+                            f"value in the {header[index]} column of a table",
+                            at,
+                            at + len(value),
+                        ),
+                    )
+            row_start = row_end + 1
+
+
 def _scan(text: str, budget: _Budget) -> list[SecretMatch]:
     if len(text) < 8:
         return []
-    matches = sorted(_provider_matches(text, budget), key=lambda m: m.start)
+    matches = sorted(
+        [*_provider_matches(text, budget), *_table_matches(text, budget)],
+        key=lambda m: m.start,
+    )
     if len(text) >= ENTROPY_MIN_LENGTH:
         matches.extend(_entropy_candidates(text, budget, _disjoint(matches)))
     if matches and _REDACTED_OPEN in text:

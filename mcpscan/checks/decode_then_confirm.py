@@ -2086,13 +2086,12 @@ class DecodeThenConfirmCheck:
         follows its cue in one string) reads them. Each value an agent
         sends (``enum``, ``default``, ``examples`` ...) is decoded as told
         and must still confirm: a reversed ``"gnip"`` is "ping"."""
+        values = [s for s in context.strings if s.key in _VALUE_KEYS and len(s.raw) >= _MIN_RUN]
+        if not values:
+            return  # the prose is read for cues only when a value could hold a blob
         told = _told_modes(s.raw for s in context.strings if s.key not in _VALUE_KEYS)
-        if not told:
-            return
         seen: set[str] = set()
-        for located in context.strings:
-            if located.key not in _VALUE_KEYS or len(located.raw) < _MIN_RUN:
-                continue
+        for located in values:
             for name, decoded in _decoded_as_told(located.raw, told):
                 if not walker.budget.take_candidate(located.location):
                     return
