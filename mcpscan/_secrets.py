@@ -398,9 +398,34 @@ _EXAMPLE_WINDOW = 48
 _EXAMPLE_DOMAIN = re.compile(r"[.@/]example\b|\bexample\.(?=[a-z])")
 
 
+def _example_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The example cues of other languages (``secrets/words.json``): the
+    words before a value that present it, the words after it that call it
+    made up."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
+    data = json.loads(where.read_text(encoding="utf-8"))
+    before = tuple(sorted({w for group in data["example_before"].values() for w in group}))
+    after = tuple(sorted({w for group in data["fake_after"].values() for w in group}))
+    return before, after
+
+
+_FOREIGN_EXAMPLE_CUES, _FAKE_AFTER_CUES = _example_words()
+_FAKE_AFTER_WINDOW = 48
+
+
+def _said_fake_after(text: str, end: int) -> bool:
+    """True when the words just after ``end`` call the value made up: "Bearer
+    eyJ... (token fictício, apenas ilustrativo)", "... (not a real key)"."""
+    after = text[end : end + _FAKE_AFTER_WINDOW].lower()
+    return any(cue in after for cue in _FAKE_AFTER_CUES)
+
+
 def _introduced_as_example(text: str, start: int) -> bool:
-    """True when the words just before ``start`` present an example."""
+    """True when the words just before ``start`` present an example, in
+    English or another language ("Exemplo de cabeçalho:", "z. B.")."""
     before = text[max(0, start - _EXAMPLE_WINDOW) : start].lower()
+    if any(cue in before for cue in _FOREIGN_EXAMPLE_CUES):
+        return True
     if not any(cue in before for cue in _EXAMPLE_CUES):
         return False
     if "example" in before:
@@ -1112,12 +1137,22 @@ _KV_CONNECTION_CUES = (
 )
 
 
+# A braced ODBC value that is not a template's name: no brace, "$" or
+# space inside, and not an identifier.
+_ODBC_BRACED = re.compile(r"\{(?![A-Za-z_][A-Za-z0-9_]*\})[^{}$\s]{4,254}\}")
+
+
 def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
     around = _window(text, match.start(), match.end(), _PAIR_WINDOW).lower()
     if not any(cue in around for cue in _KV_CONNECTION_CUES):
         return None
     start, end = match.span("value")
     value = text[start:end]
+    if _ODBC_BRACED.fullmatch(value):
+        # ODBC quotes a value holding ";" or "}" in braces ("Pwd={fT*A4...};"):
+        # the password is inside. "{password}" and "{{PWD}}" are templates.
+        start, end = start + 1, end - 1
+        value = text[start:end]
     if value.startswith(("$", "{", "<", "%")) or any(mark in value for mark in _TEMPLATE_MARKS):
         return None
     if _weak_password(value, ""):
@@ -1424,6 +1459,9 @@ _CREDENTIAL_KEY_META = frozenset(
         # Published on purpose: a "public_token" default is no leak.
         "public",
         "publishable",
+        # A push "device_token" addresses one app install (APNs, FCM): it
+        # lets nobody act as anyone.
+        "device",
     }
 )
 
@@ -2173,6 +2211,8 @@ _PUBLIC_CUES = (
     "sitekey",
     "search-only",
     "search only",
+    # The key's own name: "search_only_api_key: ...".
+    "search_only",
     "safe to expose",
     "safe to share",
     "safe to embed",
@@ -2202,7 +2242,7 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
     confidence = judged.confidence
     if judged.basis in _SHAPE_BASES and _said_public(text, judged.start, judged.end):
         confidence = min(confidence, EXAMPLE_CAP)
-    example = _introduced_as_example(text, judged.start)
+    example = _introduced_as_example(text, judged.start) or _said_fake_after(text, judged.end)
     if example:
         if judged.basis == "checksum" or (kind == "private_key" and judged.basis == "structure"):
             confidence = round(confidence * EXAMPLE_VERIFIED_FACTOR, 4)

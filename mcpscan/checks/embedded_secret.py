@@ -223,7 +223,9 @@ class _AwsHalves:
         if (
             self.secret is None
             and len(value) == _AWS_SECRET_LENGTH
-            and credential_key(located.key)
+            # Under a credential key, or the default of a credential
+            # parameter ("aws_secret_access_key": {"default": "..."}).
+            and _in_credential_slot(located)
             and aws_secret_shaped(value)
         ):
             self.secret = located

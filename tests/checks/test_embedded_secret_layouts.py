@@ -96,3 +96,73 @@ QUIET = {
 @pytest.mark.parametrize("label", sorted(QUIET))
 def test_laid_out_look_alikes_stay_quiet(label: str) -> None:
     assert reviewable(QUIET[label]) == set()
+
+
+def signals(spec: dict[str, Any]) -> list[mcpscan.Signal]:
+    return list(mcpscan.scan(spec, checks=[CHECK]).signals)
+
+
+AWS_ID = "AKIA" + rand(16, string.ascii_uppercase + "234567")
+AWS_SECRET = rand(40, A62 + "+/")
+
+
+def test_aws_halves_as_defaults_of_two_schema_properties_are_one_live_key() -> None:
+    spec = tool(
+        identity={
+            "type": "object",
+            "properties": {
+                "access_key_id": {"type": "string", "default": AWS_ID},
+                "aws_secret_access_key": {"type": "string", "default": AWS_SECRET},
+            },
+        }
+    )
+    assert any(
+        s.rule_id == "secret.aws_secret_key" and s.tier is mcpscan.Tier.HARD for s in signals(spec)
+    )
+
+
+def test_a_braced_odbc_password_is_read_inside_its_braces() -> None:
+    odbc = (
+        "Driver={ODBC Driver 18};Server=tcp:warehouse.acme-corp.io,1433;"
+        f"Uid=loader;Pwd={{{PASSWORD}*{rand(8)}}};Encrypt=yes;"
+    )
+    assert "secret.connection_string" in reviewable(tool(conn={"type": "string", "default": odbc}))
+    template = "Driver={ODBC Driver 18};Server=tcp:warehouse.acme-corp.io;Uid=u;Pwd={password};"
+    assert reviewable(tool(conn={"type": "string", "default": template})) == set()
+
+
+HEADER_JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+    "eyJzdWIiOiJub3RpZmllciIsInNjb3BlIjoid3JpdGUiLCJpYXQiOjE3MDAwMDAwMDB9." + rand(43, A62 + "-_")
+)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        f"Cabeçalho de exemplo: Authorization: Bearer {HEADER_JWT}",
+        f"Beispiel-Header, z. B. Authorization: Bearer {HEADER_JWT}",
+        f"Header: Authorization: Bearer {HEADER_JWT} (token fictício, só ilustrativo).",
+    ],
+)
+def test_a_token_presented_as_an_illustration_in_any_language_is_not_live(
+    description: str,
+) -> None:
+    found = signals(tool(description))
+    assert found and all(s.tier is mcpscan.Tier.SOFT and s.confidence <= 0.3 for s in found)
+
+
+def test_a_bearer_token_without_any_illustration_cue_is_live() -> None:
+    found = signals(tool(f"Send Authorization: Bearer {HEADER_JWT} on each call."))
+    assert any(s.tier is mcpscan.Tier.HARD for s in found)
+
+
+def test_key_names_that_say_public_stay_quiet() -> None:
+    assert reviewable(tool(f"search_only_api_key: {rand(32, HEX)}")) == set()
+    device = {"type": "string", "examples": [rand(64, HEX)]}
+    assert reviewable(tool(device_token=device)) == set()
+
+
+def test_a_honeycomb_ingest_key_is_recognised_by_its_prefix() -> None:
+    key = "hcaik_" + rand(56, string.ascii_lowercase + string.digits)
+    assert "secret.honeycomb_key" in reviewable(tool(f"exporter headers: x-team: {key}"))
