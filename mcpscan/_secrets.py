@@ -398,12 +398,18 @@ _EXAMPLE_WINDOW = 48
 _EXAMPLE_DOMAIN = re.compile(r"[.@/]example\b|\bexample\.(?=[a-z])")
 
 
+def _secret_words() -> Any:
+    """``lexicon/secrets/words.json``: the credential and example words of
+    other languages, read once per table built from it."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
+    return json.loads(where.read_text(encoding="utf-8"))
+
+
 def _example_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The example cues of other languages (``secrets/words.json``): the
     words before a value that present it, the words after it that call it
     made up."""
-    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
-    data = json.loads(where.read_text(encoding="utf-8"))
+    data = _secret_words()
     before = tuple(sorted({w for group in data["example_before"].values() for w in group}))
     after = tuple(sorted({w for group in data["fake_after"].values() for w in group}))
     return before, after
@@ -1244,8 +1250,7 @@ def _foreign_key_words() -> tuple[tuple[str, ...], frozenset[str]]:
     """The key and token words of other languages (``secrets/words.json``),
     longest first so "clave de api" is preferred to "clave", and the plain
     words for "key" among them."""
-    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
-    data = json.loads(where.read_text(encoding="utf-8"))
+    data = _secret_words()
     plain = frozenset(word for group in data["plain_key_words"].values() for word in group)
     words = plain | {word for group in data["key_words"].values() for word in group}
     return tuple(sorted(words, key=lambda word: (-len(word), word))), plain
