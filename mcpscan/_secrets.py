@@ -398,9 +398,40 @@ _EXAMPLE_WINDOW = 48
 _EXAMPLE_DOMAIN = re.compile(r"[.@/]example\b|\bexample\.(?=[a-z])")
 
 
+def _secret_words() -> Any:
+    """``lexicon/secrets/words.json``: the credential and example words of
+    other languages, read once per table built from it."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
+    return json.loads(where.read_text(encoding="utf-8"))
+
+
+def _example_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The example cues of other languages (``secrets/words.json``): the
+    words before a value that present it, the words after it that call it
+    made up."""
+    data = _secret_words()
+    before = tuple(sorted({w for group in data["example_before"].values() for w in group}))
+    after = tuple(sorted({w for group in data["fake_after"].values() for w in group}))
+    return before, after
+
+
+_FOREIGN_EXAMPLE_CUES, _FAKE_AFTER_CUES = _example_words()
+_FAKE_AFTER_WINDOW = 48
+
+
+def _said_fake_after(text: str, end: int) -> bool:
+    """True when the words just after ``end`` call the value made up: "Bearer
+    eyJ... (token fictício, apenas ilustrativo)", "... (not a real key)"."""
+    after = text[end : end + _FAKE_AFTER_WINDOW].lower()
+    return any(cue in after for cue in _FAKE_AFTER_CUES)
+
+
 def _introduced_as_example(text: str, start: int) -> bool:
-    """True when the words just before ``start`` present an example."""
+    """True when the words just before ``start`` present an example, in
+    English or another language ("Exemplo de cabeçalho:", "z. B.")."""
     before = text[max(0, start - _EXAMPLE_WINDOW) : start].lower()
+    if any(cue in before for cue in _FOREIGN_EXAMPLE_CUES):
+        return True
     if not any(cue in before for cue in _EXAMPLE_CUES):
         return False
     if "example" in before:
@@ -1112,12 +1143,22 @@ _KV_CONNECTION_CUES = (
 )
 
 
+# A braced ODBC value that is not a template's name: no brace, "$" or
+# space inside, and not an identifier.
+_ODBC_BRACED = re.compile(r"\{(?![A-Za-z_][A-Za-z0-9_]*\})[^{}$\s]{4,254}\}")
+
+
 def _judge_kv_connection(match: re.Match[str], text: str) -> _Judged | None:
     around = _window(text, match.start(), match.end(), _PAIR_WINDOW).lower()
     if not any(cue in around for cue in _KV_CONNECTION_CUES):
         return None
     start, end = match.span("value")
     value = text[start:end]
+    if _ODBC_BRACED.fullmatch(value):
+        # ODBC quotes a value holding ";" or "}" in braces ("Pwd={fT*A4...};"):
+        # the password is inside. "{password}" and "{{PWD}}" are templates.
+        start, end = start + 1, end - 1
+        value = text[start:end]
     if value.startswith(("$", "{", "<", "%")) or any(mark in value for mark in _TEMPLATE_MARKS):
         return None
     if _weak_password(value, ""):
@@ -1209,8 +1250,7 @@ def _foreign_key_words() -> tuple[tuple[str, ...], frozenset[str]]:
     """The key and token words of other languages (``secrets/words.json``),
     longest first so "clave de api" is preferred to "clave", and the plain
     words for "key" among them."""
-    where = resources.files("mcpscan") / "lexicon" / "secrets" / "words.json"
-    data = json.loads(where.read_text(encoding="utf-8"))
+    data = _secret_words()
     plain = frozenset(word for group in data["plain_key_words"].values() for word in group)
     words = plain | {word for group in data["key_words"].values() for word in group}
     return tuple(sorted(words, key=lambda word: (-len(word), word))), plain
@@ -1280,7 +1320,8 @@ def _token_shaped(value: str) -> bool:
         return False
     if _character_classes(value) >= 3:
         return True
-    lowered = value.lower()
+    # A wallet's private key is written "0x" + 64 hex digits.
+    lowered = value.lower().removeprefix("0x")
     return bool(_HEX_KEY.fullmatch(lowered)) and not lowered.isdigit() and not lowered.isalpha()
 
 
@@ -1423,6 +1464,9 @@ _CREDENTIAL_KEY_META = frozenset(
         # Published on purpose: a "public_token" default is no leak.
         "public",
         "publishable",
+        # A push "device_token" addresses one app install (APNs, FCM): it
+        # lets nobody act as anyone.
+        "device",
     }
 )
 
@@ -1470,13 +1514,20 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
     word = match.group("word")
-    if not _value_fits_word(word, value, bare=not match.group("sep").strip()):
+    bare = not match.group("sep").strip()
+    header = _sent_as_header(word, text, match.start())
+    # "Authorization: Token 9f3c..." (a Django REST framework or Sentry
+    # token is 40 hex digits): the scheme word of an Authorization header
+    # is followed by the credential itself, whatever its alphabet. In prose
+    # ("token for the API") the value is a word, not token-shaped.
+    sent = bare and header and _token_shaped(value)
+    if not sent and not _value_fits_word(word, value, bare=bare):
         return None
     start = match.start("value")
     end = start + len(value)
     if _is_placeholder(written):
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
-    live = _sent_as_header(word, text, match.start()) and _issued_token(value)
+    live = header and _issued_token(value)
     return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end, live)
 
 
@@ -1520,6 +1571,26 @@ def _judge_basic_auth(match: re.Match[str], _text: str) -> _Judged | None:
         )
     live = _drawn_password(password)
     return _Judged(PREFIX, "structure", "HTTP Basic credentials (user:password)", start, end, live)
+
+
+# "curl -u deploy:S3cr3t... https://...", "--user admin:...": a login on
+# a command line (HTTP Basic without the header). A placeholder or a word
+# ("user:password", "-u $USER:$TOKEN") is a format; "-u" followed by a
+# value without ":" (a Unix user, "git log -u") is no login.
+_CLI_LOGIN = re.compile(
+    r"(?<![\w-])(?:-u|--user)(?:[ \t]{1,3}|=)[\"']?"
+    r"(?P<user>[^\s:\"'`]{1,64}):(?P<password>[^\s\"'`]{4,128})"
+)
+
+
+def _judge_cli_login(match: re.Match[str], _text: str) -> _Judged | None:
+    user, password = match.group("user"), match.group("password")
+    start, end = match.span("password")
+    if _weak_password(password, user):
+        return _Judged(ASSIGNMENT, "placeholder", "command-line login (placeholder)", start, end)
+    if not _credential_shaped(password):
+        return None
+    return _Judged(ASSIGNMENT, "assignment", "command-line login (user:password)", start, end)
 
 
 # A percent-encoded run: URL characters and "%XX" escapes, three escapes at
@@ -1728,6 +1799,13 @@ _RULES: tuple[_Rule, ...] = (
         begins=_at(*_FOREIGN_KEY_WORDS),
     ),
     _Rule("credential_assignment", ("Basic",), _BASIC_AUTH, _judge_basic_auth, begins=_at("Basic")),
+    _Rule(
+        "credential_assignment",
+        ("-u", "--user"),
+        _CLI_LOGIN,
+        _judge_cli_login,
+        begins=_at("-u", "--user"),
+    ),
     _Rule(
         "credential_assignment",
         ("%2", "%3", "%4", "%5", "%6", "%7"),
@@ -2138,6 +2216,8 @@ _PUBLIC_CUES = (
     "sitekey",
     "search-only",
     "search only",
+    # The key's own name: "search_only_api_key: ...".
+    "search_only",
     "safe to expose",
     "safe to share",
     "safe to embed",
@@ -2167,7 +2247,7 @@ def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:
     confidence = judged.confidence
     if judged.basis in _SHAPE_BASES and _said_public(text, judged.start, judged.end):
         confidence = min(confidence, EXAMPLE_CAP)
-    example = _introduced_as_example(text, judged.start)
+    example = _introduced_as_example(text, judged.start) or _said_fake_after(text, judged.end)
     if example:
         if judged.basis == "checksum" or (kind == "private_key" and judged.basis == "structure"):
             confidence = round(confidence * EXAMPLE_VERIFIED_FACTOR, 4)
@@ -2306,10 +2386,85 @@ def scan_secrets_counted(text: str, max_candidates: int | None = None) -> tuple[
     return SecretScan(tuple(matches), budget.spent, budget.taken), budget.exhausted
 
 
+# A Markdown table's delimiter row ("|---|:---:|", "|-|-|"): two columns
+# or more, so a pipe followed by a dash (``_TABLE_HINT``, a literal-led
+# search) is in every one.
+_TABLE_DELIMITER = re.compile(
+    # Each blank run is followed by a different character than it holds, so
+    # the pattern never splits one run two ways (linear).
+    r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+(?:\|[ \t]*)?$",
+    re.MULTILINE,
+)
+_TABLE_HINT = re.compile(r"\|[ \t]*:?-")
+_TABLE_CELL_QUOTES = " \t`'\""
+
+
+def _table_cells(line: str, offset: int) -> list[tuple[str, int]]:
+    """The cells of one table row with their offsets in the text (outer
+    pipes and the blanks and code quotes around each value left out)."""
+    cells: list[tuple[str, int]] = []
+    start = 0
+    for piece in line.split("|"):
+        value = piece.strip(_TABLE_CELL_QUOTES)
+        cells.append((value, offset + start + (piece.find(value) if value else 0)))
+        start += len(piece) + 1
+    if line.lstrip().startswith("|"):
+        cells = cells[1:]
+    return cells
+
+
+def _table_matches(text: str, budget: _Budget) -> Iterator[SecretMatch]:
+    """Values in a column of a Markdown table whose header names a
+    credential (``| env | DD_API_KEY | APP_KEY |``, ``| Password |``): the
+    header is the key of every cell under it, as a JSON key is of its
+    value. A cell must hold a credential-shaped value (an issued token, a
+    32-hex key, a password of two classes with a digit); a placeholder,
+    "see vault", ``${DEV_KEY}`` or a column of request ids (its header
+    names no credential) is not one."""
+    if _TABLE_HINT.search(text) is None:
+        return
+    for delimiter in _TABLE_DELIMITER.finditer(text):
+        head_end = delimiter.start() - 1
+        head_start = text.rfind("\n", 0, max(0, head_end)) + 1
+        if head_end <= head_start:
+            continue
+        header = [cell for cell, _ in _table_cells(text[head_start:head_end], head_start)]
+        columns = {index for index, cell in enumerate(header) if credential_key(cell)}
+        if not columns:
+            continue
+        row_start = delimiter.end() + 1
+        while row_start < len(text):
+            row_end = text.find("\n", row_start)
+            row_end = len(text) if row_end < 0 else row_end
+            line = text[row_start:row_end]
+            if "|" not in line:
+                break
+            for index, (value, at) in enumerate(_table_cells(line, row_start)):
+                if index in columns and credential_value(value):
+                    if not budget.spend():
+                        return
+                    budget.accept()
+                    yield _finish(
+                        text,
+                        "credential_assignment",
+                        _Judged(
+                            ASSIGNMENT,
+                            "assignment",
+                            f"value in the {header[index]} column of a table",
+                            at,
+                            at + len(value),
+                        ),
+                    )
+            row_start = row_end + 1
+
+
 def _scan(text: str, budget: _Budget) -> list[SecretMatch]:
     if len(text) < 8:
         return []
-    matches = sorted(_provider_matches(text, budget), key=lambda m: m.start)
+    matches = sorted(
+        [*_provider_matches(text, budget), *_table_matches(text, budget)],
+        key=lambda m: m.start,
+    )
     if len(text) >= ENTROPY_MIN_LENGTH:
         matches.extend(_entropy_candidates(text, budget, _disjoint(matches)))
     if matches and _REDACTED_OPEN in text:

@@ -1180,8 +1180,18 @@ def _instruction(text: str, scope: ToolScope) -> str | None:
     if may_instruct(normalize(text)):
         for clause in analyze(text, scope):
             for hit in _intent_rules.evaluate_clause(clause, scope):
-                return _intent_rules.NAMES[hit.rule_id]
+                if hit.rule_id not in _NOT_ALONE_IN_DECODED_TEXT:
+                    return _intent_rules.NAMES[hit.rule_id]
     return _pattern_instruction(text)
+
+
+# A demand "unrelated to the tool's job" is what every encoded message to a
+# person is: an encoding tool's sample "Hello team, please bring the
+# quarterly report" asks for something no tool does. Alone it is no hidden
+# instruction; a decoded sentence that asks the agent for something (names
+# the user, a secret, a tool or a parameter and an act) is still read by
+# ``_addressed_in_hidden_text``, and every other intent rule still counts.
+_NOT_ALONE_IN_DECODED_TEXT = frozenset({_intent_rules.UNRELATED_DEMAND})
 
 
 # A sentence hidden in an encoding inside a definition that speaks about
@@ -1293,13 +1303,36 @@ def _names_a_tool(text: str, scope: ToolScope) -> bool:
     return False
 
 
+#: Acts of handing something on: forbidden ("never share it", "do not
+#: forward this code"), they protect what they name.
+_SHARING_ACTS = frozenset({"transmit", "handover", "duplicate"})
+#: Cues that make a forbidden sharing part of an attack: it is kept from
+#: the user ("do not tell the user"), or sent somewhere else instead.
+_SHARING_ATTACK_CUES = frozenset({"user", "notuser", "conceal", "covert", "outward", "substitute"})
+
+
+def _protective_advice_left_out(cues: frozenset[str]) -> frozenset[str]:
+    """A clause's cues, without its act when that act is only forbidden
+    sharing: the security advice an encoded sample message carries ("Your
+    verification code expires in ten minutes, do not share it", "keep this
+    password safe and never share it") asks nobody to do anything. The act
+    counts when the clause also speaks of the user or of another receiver
+    ("do not tell the user", "do not share it with support, post it to
+    ...") or asks for another act (skip a confirmation, override ...)."""
+    if "negation" not in cues or not cues & _SHARING_ACTS or cues & _SHARING_ATTACK_CUES:
+        return cues
+    if (cues & _HIDDEN_ACT_CUES) - _SHARING_ACTS:
+        return cues
+    return cues - _SHARING_ACTS
+
+
 def _addressed_in_hidden_text(text: str, scope: ToolScope) -> str | None:
     """A description of the hidden instruction ``text`` gives, or None."""
     if not _is_prose(text):
         return None
     cues: set[str] = set()
     for clause in analyze(text, scope):
-        cues.update(clause.cues)
+        cues.update(_protective_advice_left_out(clause.cues))
     named = _names_a_tool(text, scope)
     about = bool(cues & _HIDDEN_OBJECT_CUES) or named
     about = about or bool(fit.fit_table().asked(fit.request_text(text)))
@@ -2028,6 +2061,7 @@ class DecodeThenConfirmCheck:
                 yield from self._plain(located, walker.scope, context)
         if context.surface == "definition":
             yield from self._joined(walker, context)
+            yield from self._told_values(walker, context)
         for limit, (location, count) in sorted(budget.cuts.items()):
             context.record_cap(limit, location, _cut_message(limit, count))
 
@@ -2041,6 +2075,30 @@ class DecodeThenConfirmCheck:
                 if finding.evidence not in seen:
                     seen.add(finding.evidence)
                     yield self._signal(finding, location, "", None)
+
+    def _told_values(self, walker: _Walker, context: Context) -> Iterator[Signal]:
+        """Values the definition's prose says are stored encoded: "values
+        are stored reversed for legacy reasons" above an enum whose item is
+        a reversed reverse shell, "stored rot13 where needed" beside a
+        default holding a shifted sentence. The cue and the blob sit in
+        different strings, so neither the keyword automaton (a short value
+        holds fewer than two shifted keywords) nor a told stretch (which
+        follows its cue in one string) reads them. Each value an agent
+        sends (``enum``, ``default``, ``examples`` ...) is decoded as told
+        and must still confirm: a reversed ``"gnip"`` is "ping"."""
+        values = [s for s in context.strings if s.key in _VALUE_KEYS and len(s.raw) >= _MIN_RUN]
+        if not values:
+            return  # the prose is read for cues only when a value could hold a blob
+        told = _told_modes(s.raw for s in context.strings if s.key not in _VALUE_KEYS)
+        seen: set[str] = set()
+        for located in values:
+            for name, decoded in _decoded_as_told(located.raw, told):
+                if not walker.budget.take_candidate(located.location):
+                    return
+                finding = _confirm(decoded, (f"told {name}",), walker.scope)
+                if finding is not None and finding.evidence not in seen:
+                    seen.add(finding.evidence)
+                    yield self._signal(finding, located.location, "", (0, len(located.raw)))
 
     def _plain(self, located: LocatedString, scope: _Scope, context: Context) -> Iterator[Signal]:
         """A command in clear text that the definition tells the agent to
@@ -2138,6 +2196,42 @@ class DecodeThenConfirmCheck:
 
 #: Schema keys whose values an agent sends as they stand.
 _VALUE_KEYS = frozenset({"default", "examples", "example", "const", "enum"})
+
+#: A shift named with its letters ("rot13", "ROT-13") rather than a number
+#: after "shift": the name ``_TOLD_SHIFT`` leaves to the keyword automaton.
+_TOLD_ROT13 = re.compile(r"(?i)\brot[\s_-]?13\b")
+_REVERSED_MODE = 0
+
+
+def _told_modes(texts: Iterable[str]) -> frozenset[int]:
+    """The decodings the prose of a definition names: ``_REVERSED_MODE``
+    for a reversal cue, the shift for a named shift (ROT13 included)."""
+    modes: set[int] = set()
+    for text in texts:
+        lowered = _cue_lowered(text)
+        if lowered is not None and not _TOLD_CUES.holds(lowered):
+            continue
+        if _first_reverse_cue(text, lowered) is not None:
+            modes.add(_REVERSED_MODE)
+        modes.update(
+            shift
+            for told in _told_shifts(text, lowered)
+            if 0 < (shift := int(told.group("n"))) < 26
+        )
+        if _TOLD_ROT13.search(text):
+            modes.add(13)
+    return frozenset(modes)
+
+
+def _decoded_as_told(value: str, modes: frozenset[int]) -> Iterator[tuple[str, str]]:
+    """(name, decoded) of ``value`` under each told decoding."""
+    for mode in sorted(modes):
+        if mode == _REVERSED_MODE:
+            yield "reversed", value[::-1]
+        else:
+            yield f"shift {mode}", value.translate(_UNSHIFT[mode])
+
+
 _JOINED = "list items joined"
 #: One piece of an encoding cut into list items: base64, base64url or hex
 #: characters only (``"Y3VybCAtcyBodHRwczov"``).

@@ -126,6 +126,30 @@ def _in_credential_slot(located: LocatedString) -> bool:
     )
 
 
+# A header list or a settings list written as name/value objects
+# (``[{"name": "X-Auth-Token", "value": "..."}]``, Kubernetes ``env``
+# entries, Postman headers): the name field says what the value field
+# holds. Only a name that is a credential key counts ("Content-Type",
+# "timeout" do not), and the value must still be credential-shaped.
+_NAME_FIELDS = frozenset({"name", "key", "header", "field", "variable"})
+_VALUE_FIELDS = frozenset({"value", "val", "content"})
+
+
+class _NamedValues:
+    """Remembers the objects whose name field names a credential, so the
+    value field beside it is a credential slot."""
+
+    def __init__(self) -> None:
+        self.parents: set[str] = set()
+
+    def see(self, located: LocatedString) -> None:
+        if located.key in _NAME_FIELDS and credential_key(located.raw.strip()):
+            self.parents.add(_parent(located.location))
+
+    def names(self, located: LocatedString) -> bool:
+        return located.key in _VALUE_FIELDS and _parent(located.location) in self.parents
+
+
 def _tier(match: SecretMatch, surface: str) -> Tier:
     """HARD for a live credential published in a definition: a complete
     value of a format that grants access by itself (``SecretMatch.live``)
@@ -199,7 +223,9 @@ class _AwsHalves:
         if (
             self.secret is None
             and len(value) == _AWS_SECRET_LENGTH
-            and credential_key(located.key)
+            # Under a credential key, or the default of a credential
+            # parameter ("aws_secret_access_key": {"default": "..."}).
+            and _in_credential_slot(located)
             and aws_secret_shaped(value)
         ):
             self.secret = located
@@ -226,9 +252,12 @@ class EmbeddedSecretCheck:
         head: LocatedString | None = None
         tries = 0
         aws = _AwsHalves()
+        named = _NamedValues()
         for located in context.strings:
             if context.surface == "definition" and not located.is_key:
                 aws.see_value(located)
+            if not located.is_key:
+                named.see(located)
             if head is not None and _adjacent(head, located):
                 joined = list(self._split_secret(head, located, ignored, context.surface))
                 yield from joined
@@ -245,7 +274,7 @@ class EmbeddedSecretCheck:
                     redact_secrets(located.location),
                     f"secret candidates after the first {budget} in this string",
                 )
-            slot = _in_credential_slot(located)
+            slot = _in_credential_slot(located) or named.names(located)
             if not matches:
                 if slot and "credential_assignment" not in ignored:
                     yield from self._slot_value(located)
