@@ -1012,8 +1012,25 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
         else:
             clause = _moved(known, start, end, previous)
         clauses.append(clause)
-        previous = clause.cues
+        previous = _cues_carried(previous, clause.cues, raw, start, end)
     return tuple(clauses)
+
+
+# A letter of any script: a clause without one is a number or a bullet.
+_LETTER = regex.compile(r"\p{L}")
+
+
+def _cues_carried(
+    previous: frozenset[str], cues: frozenset[str], raw: str, start: int, end: int
+) -> frozenset[str]:
+    """The cues the next clause reads as the clause before it. An article
+    number or a bullet split off as its own clause ("3.3.", "[1]", "6.")
+    says nothing: "3.2. The dump is passed to an outside processor. 3.3. The
+    owner is not notified." hides what 3.2 declared, so the cues of the
+    clause before the number carry over it."""
+    if cues or _LETTER.search(raw, start, end) is not None:
+        return cues
+    return previous
 
 
 def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | None:
@@ -1055,7 +1072,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
         elif isinstance(known, Clause) and (key, previous) not in places:
             places.add((key, previous))
             yield _moved(known, start, end, previous)
-        previous = known if isinstance(known, frozenset) else known.cues
+        cues = known if isinstance(known, frozenset) else known.cues
+        previous = _cues_carried(previous, cues, raw, start, end)
 
 
 def may_fire(clause: Clause) -> bool:
