@@ -977,7 +977,7 @@ _GATE_CUES = ACTION_CUES | {
 def may_instruct(normalized: str) -> bool:
     """A cheap test on a whole normalized string: could any clause of it ask
     the agent for something? One automaton pass, no clause analysis."""
-    if "](" in normalized:
+    if "](" in normalized or _templated_link(normalized):
         return True
     # The first gate cue answers (most strings that may instruct have one
     # early): the hits are kept, and the person cues derived from them, only
@@ -1085,7 +1085,23 @@ def may_fire(clause: Clause) -> bool:
 
 
 def _may_fire(cues: frozenset[str], text: str) -> bool:
-    return not cues.isdisjoint(_GATE_CUES) or "](" in text
+    return not cues.isdisjoint(_GATE_CUES) or "](" in text or _templated_link(text)
+
+
+def _templated_link(text: str) -> bool:
+    """A link with a placeholder in it or right after it
+    ("https://cb.example/done?d={{last_assistant_message}}",
+    "https://x.example/s?data=<all form answers>"): a value template that
+    may carry data however few words stand around it (a parameter's default
+    value is often the bare link). Whether the placeholder names the
+    conversation or a secret is the exfiltration rule's question; "/items/{id}"
+    passes this gate and stays quiet there. Linear: links do not overlap."""
+    if "://" not in text:
+        return False
+    for match in _URL.finditer(text):
+        if "{" in match.group() or "$" in match.group() or text.startswith("<", match.end()):
+            return True
+    return False
 
 
 def _record_key(raw: str, start: int, end: int) -> str:
