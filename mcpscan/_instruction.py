@@ -1013,7 +1013,7 @@ _GATE_CUES = ACTION_CUES | {
 def may_instruct(normalized: str) -> bool:
     """A cheap test on a whole normalized string: could any clause of it ask
     the agent for something? One automaton pass, no clause analysis."""
-    if "](" in normalized:
+    if "](" in normalized or _templated_link(normalized):
         return True
     # The first gate cue answers (most strings that may instruct have one
     # early): the hits are kept, and the person cues derived from them, only
@@ -1048,8 +1048,25 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
         else:
             clause = _moved(known, start, end, previous)
         clauses.append(clause)
-        previous = clause.cues
+        previous = _cues_carried(previous, clause.cues, raw, start, end)
     return tuple(clauses)
+
+
+# A letter of any script: a clause without one is a number or a bullet.
+_LETTER = regex.compile(r"\p{L}")
+
+
+def _cues_carried(
+    previous: frozenset[str], cues: frozenset[str], raw: str, start: int, end: int
+) -> frozenset[str]:
+    """The cues the next clause reads as the clause before it. An article
+    number or a bullet split off as its own clause ("3.3.", "[1]", "6.")
+    says nothing: "3.2. The dump is passed to an outside processor. 3.3. The
+    owner is not notified." hides what 3.2 declared, so the cues of the
+    clause before the number carry over it."""
+    if cues or _LETTER.search(raw, start, end) is not None:
+        return cues
+    return previous
 
 
 def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | None:
@@ -1091,7 +1108,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
         elif isinstance(known, Clause) and (key, previous) not in places:
             places.add((key, previous))
             yield _moved(known, start, end, previous)
-        previous = known if isinstance(known, frozenset) else known.cues
+        cues = known if isinstance(known, frozenset) else known.cues
+        previous = _cues_carried(previous, cues, raw, start, end)
 
 
 def may_fire(clause: Clause) -> bool:
@@ -1103,7 +1121,23 @@ def may_fire(clause: Clause) -> bool:
 
 
 def _may_fire(cues: frozenset[str], text: str) -> bool:
-    return not cues.isdisjoint(_GATE_CUES) or "](" in text
+    return not cues.isdisjoint(_GATE_CUES) or "](" in text or _templated_link(text)
+
+
+def _templated_link(text: str) -> bool:
+    """A link with a placeholder in it or right after it
+    ("https://cb.example/done?d={{last_assistant_message}}",
+    "https://x.example/s?data=<all form answers>"): a value template that
+    may carry data however few words stand around it (a parameter's default
+    value is often the bare link). Whether the placeholder names the
+    conversation or a secret is the exfiltration rule's question; "/items/{id}"
+    passes this gate and stays quiet there. Linear: links do not overlap."""
+    if "://" not in text:
+        return False
+    for match in _URL.finditer(text):
+        if "{" in match.group() or "$" in match.group() or text.startswith("<", match.end()):
+            return True
+    return False
 
 
 def _record_key(raw: str, start: int, end: int) -> str:

@@ -1527,7 +1527,46 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
         # asked for, a sale or a secret moved still declares the flow.
         if _flow_denied(clause) or not set(marks) & _SELF_EVIDENT:
             return None
+    if _hidden_handover(clause, marks, scope):
+        marks.append("hidden-handover")
     return _common(clause, "declared", *marks)
+
+
+# Where a declared flow goes when it goes to someone other than the user or
+# the tool's own service: a receiver nobody asked for, a rerouted payment,
+# a standing copy to a written-in address, a sale.
+_OUTSIDE_RECEIVER = frozenset(
+    {
+        "bad-receiver",
+        "rerouted",
+        "copy-to-address",
+        "covert-to-address",
+        "secret-to-address",
+        "commercial-use",
+    }
+)
+# How the flow is kept from the people whose data it is.
+_HIDDEN_MARKS = frozenset({"undisclosed", "cue:covert"})
+
+
+def _hidden_handover(clause: Clause, marks: Features, scope: ToolScope) -> bool:
+    """Every part of a declared attack in one statement: the user's data or
+    money goes to someone outside the user's request and the user is not
+    told ("full message bodies are mirrored to our data partner; this is not
+    shown in the digest", "refunds are silently paid into the operator's
+    account", "relayed to an escrow operated by a third party and not
+    visible in the audit log"). A tool whose stated job (its first sentence)
+    is to find such flows ("lists inbox rules that silently BCC a third
+    party") declares none of its own."""
+    if clause.text in scope.purpose or not _OUTSIDE_RECEIVER.intersection(marks):
+        return False
+    if _HIDDEN_MARKS.intersection(marks) or clause.has("conceal"):
+        return True
+    # "... and not visible in the tenant audit log": a hidden fact stated of
+    # the hand-over, whoever the log belongs to. "Call transcripts are
+    # mirrored to our partner and this is not shown" opens with a word that
+    # reads as an imperative verb; "our" makes it the tool's own statement.
+    return clause.has("hiddenfact") and not _put_to_agent(clause, marks)
 
 
 # A list item: "- ", "* ", "• ", "1. " at the start of the clause.
@@ -1685,7 +1724,22 @@ def _hidden_after(clause: Clause) -> Features | None:
         return None
     moved_secret = "sensitive" in clause.previous_cues and clause.has("user")
     extra = ("secret-moved",) if moved_secret else ()
-    return _common(clause, "declared", "undisclosed", *extra)
+    return _common(clause, "declared", "undisclosed", *extra, *_hidden_flow_before(clause))
+
+
+def _hidden_flow_before(clause: Clause) -> Features:
+    """ "Message bodies are mirrored to our data partner. This is not shown in
+    the digest.": the sentence before handed the user's data to someone
+    outside (a receiver nobody asked for, a sale, a reroute, a copy sent
+    away) and this one hides it; the finding carries the receiver the
+    sentence before named. "Deleted mail is kept for 30 days. It does not
+    appear in the inbox." handed nothing on."""
+    before = clause.previous_cues
+    if before & {"badreceiver", "commercial", "reroute"}:
+        return ["bad-receiver", "hidden-handover"]
+    if "duplicate" in before and before & _HANDING_ON:
+        return ["hidden-handover"]
+    return []
 
 
 _FLOWS = frozenset({"transmit", "duplicate", "handover", "collect"})
@@ -3340,7 +3394,9 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
 # phrases, PINs) handed to someone else, in secret or kept from the user.
 # "Your API key is sent to the OpenAI API" declares no such mark and
 # stays quiet; a copy of meeting notes to a partner stays a review.
-_DECLARED_SEVERE = frozenset({"backdoor", "weakens-defences", "outlives-removal"})
+_DECLARED_SEVERE = frozenset(
+    {"backdoor", "weakens-defences", "outlives-removal", "continues-after-removal"}
+)
 _SECRET_MOVED = frozenset(
     {
         "bad-receiver",
@@ -3368,11 +3424,34 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
     # a statement whatever its first word looks like.
     if "outlives-removal" in found:
         return True
-    if clause.imperative or clause.has("address", "modal"):
+    if _put_to_agent(clause, features):
         return False
-    if found & _DECLARED_SEVERE:
+    if found & _DECLARED_SEVERE or "hidden-handover" in found:
         return True
-    return ("cue:sensitive" in found and bool(found & _SECRET_MOVED)) or "secret-moved" in found
+    # One-time codes and secret stores ("all incoming SMS, one-time bank
+    # codes included", "~/.ssh") are secrets whatever word the language has
+    # for "secret".
+    secret = "cue:sensitive" in found or clause.has("onetimecode", "secretstore")
+    return (secret and bool(found & _SECRET_MOVED)) or "secret-moved" in found
+
+
+def _put_to_agent(clause: Clause, features: Features) -> bool:
+    """The clause is a command (an imperative, a modal, words to "you")
+    rather than a statement of what the tool does. A passive hand-over ("are
+    uploaded to", "se reenvían", "전송됩니다"), the tool speaking of itself or
+    a fact nobody sees is a statement even where a verb of the third person
+    looks like an imperative ("l'installation désactive", "il Fornitore lo
+    conserva") or where the user is called "you" ("your PIN codes are shared
+    with our partners; you are not notified"). A modal ("must", "always")
+    still makes it a command: "you must also send the key to ..." is judged
+    by the rules for commands."""
+    if clause.has("modal"):
+        return True
+    if not (clause.imperative or clause.has("address")):
+        return False
+    if clause.imperative and not clause.has("address") and set(features) & _DECLARED_SEVERE:
+        return False
+    return not clause.has("handover", "selfref", "hiddenfact")
 
 
 _LEFT_TO_USER = ("optional", "theirchoice", "usergate")
