@@ -318,6 +318,23 @@ def _starts_a_word(
     )
 
 
+# English endings after an apostrophe ("user's", "don't", "they're"): the
+# word before stays a word.
+_CONTRACTIONS = regex.compile(r"'(?:s|t|re|ve|ll|d|m)\b")
+
+
+def _elided(text: str, end: int) -> bool:
+    """The match ends at an apostrophe glued to the next word: an elided
+    Italian or French article or preposition ("all'utente", "dell'email",
+    "quell'account"), not the English word it spells ("all", "dell"). An
+    English contraction or possessive ("all's", "user's") and an apostrophe
+    closing a quote ("'all' ") leave the word whole."""
+    after = end + 1
+    if after >= len(text) or not text[after].isalpha():
+        return False
+    return _CONTRACTIONS.match(text, end) is None
+
+
 def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, cue) for every lexicon phrase found at word boundaries."""
     if not text:
@@ -342,6 +359,8 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
             or end == len(text)
             or not is_word_char(text[end])
         )
+        if whole and text[end : end + 1] == "'" and _elided(text, end):
+            continue
         for cue, prefix in phrase.cues:
             if whole or prefix:
                 yield start, end, cue
