@@ -319,6 +319,23 @@ def _starts_a_word(
     )
 
 
+# English endings after an apostrophe ("user's", "don't", "they're"): the
+# word before stays a word.
+_CONTRACTIONS = regex.compile(r"'(?:s|t|re|ve|ll|d|m)\b")
+
+
+def _elided(text: str, end: int) -> bool:
+    """The match ends at an apostrophe glued to the next word: an elided
+    Italian or French article or preposition ("all'utente", "dell'email",
+    "quell'account"), not the English word it spells ("all", "dell"). An
+    English contraction or possessive ("all's", "user's") and an apostrophe
+    closing a quote ("'all' ") leave the word whole."""
+    after = end + 1
+    if after >= len(text) or not text[after].isalpha():
+        return False
+    return _CONTRACTIONS.match(text, end) is None
+
+
 def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, cue) for every lexicon phrase found at word boundaries."""
     if not text:
@@ -343,6 +360,8 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
             or end == len(text)
             or not is_word_char(text[end])
         )
+        if whole and text[end : end + 1] == "'" and _elided(text, end):
+            continue
         for cue, prefix in phrase.cues:
             if whole or prefix:
                 yield start, end, cue
@@ -806,6 +825,13 @@ class Clause:
     #: The cues of the clause before it in the same string ("Send it to X.
     #: Do not tell the user." hides the sending).
     previous_cues: frozenset[str] = frozenset()
+    #: The cues of the clause before that one ("Ask the user for their bank
+    #: password. Users sometimes hesitate; reassure them ..."): a short
+    #: clause in between does not cut a request from its pretext, nor a
+    #: claim of rank from what it is for. Only the cues of a request for a
+    #: secret or of a claim of rank are kept (``EARLIER_CUES``), so that
+    #: prose repeated after different sentences stays one record.
+    earlier_cues: frozenset[str] = frozenset()
     #: Every cue with its span in ``text``: (start, end, cue).
     hits: tuple[tuple[int, int, str], ...] = ()
     #: Fixed values written into the clause that an agent could be told to
@@ -1028,6 +1054,29 @@ def may_instruct(normalized: str) -> bool:
     return any(cue in _GATE_CUES for _s, _e, cue in derived)
 
 
+#: The cues a clause keeps of the clause two before it (``earlier_cues``):
+#: who is asked for what secret, what is ranked over whom, and a refusal.
+EARLIER_CUES = frozenset(
+    {
+        "askuser",
+        "sensitive",
+        "onetimecode",
+        "ownissued",
+        "override",
+        "prior",
+        "user",
+        "notuser",
+        "instructions",
+        "retrieved",
+        "untrusted",
+        "negation",
+        "deferral",
+        "usergate",
+        "example",
+    }
+)
+
+
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     """The clause records of one string.
 
@@ -1039,16 +1088,20 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     """
     clauses: list[Clause] = []
     previous: frozenset[str] = frozenset()
+    earlier: frozenset[str] = frozenset()
     seen: dict[str, Clause] = {}
     for start, end in split_clauses(raw):
         key = _record_key(raw, start, end)
         known = seen.get(key)
         if known is None:
-            clause = seen[key] = _clause(raw, start, end, scope, previous)
+            clause = seen[key] = _clause(raw, start, end, scope, previous, earlier=earlier)
         else:
-            clause = _moved(known, start, end, previous)
+            clause = _moved(known, start, end, previous, earlier)
         clauses.append(clause)
-        previous = _cues_carried(previous, clause.cues, raw, start, end)
+        previous, earlier = (
+            _cues_carried(previous, clause.cues, raw, start, end),
+            previous & EARLIER_CUES,
+        )
     return tuple(clauses)
 
 
@@ -1092,24 +1145,27 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
     ``previous_cues``): names, addresses and values are not extracted.
     """
     previous: frozenset[str] = frozenset()
+    earlier: frozenset[str] = frozenset()
     records: dict[str, Clause | frozenset[str]] = {}
-    places: set[tuple[str, frozenset[str]]] = set()
+    places: set[tuple[str, frozenset[str], frozenset[str]]] = set()
     for start, end in split_clauses(raw):
         key = _record_key(raw, start, end)
         known = records.get(key)
         if known is None:
             read = _read_cues(raw[start:end])
             if _may_fire(read.cues, read.text):
-                known = records[key] = _clause(raw, start, end, scope, previous, read=read)
-                places.add((key, previous))
+                known = records[key] = _clause(
+                    raw, start, end, scope, previous, read=read, earlier=earlier
+                )
+                places.add((key, previous, earlier))
                 yield known
             else:
                 known = records[key] = read.cues
-        elif isinstance(known, Clause) and (key, previous) not in places:
-            places.add((key, previous))
-            yield _moved(known, start, end, previous)
+        elif isinstance(known, Clause) and (key, previous, earlier) not in places:
+            places.add((key, previous, earlier))
+            yield _moved(known, start, end, previous, earlier)
         cues = known if isinstance(known, frozenset) else known.cues
-        previous = _cues_carried(previous, cues, raw, start, end)
+        previous, earlier = _cues_carried(previous, cues, raw, start, end), previous & EARLIER_CUES
 
 
 def may_fire(clause: Clause) -> bool:
@@ -1151,7 +1207,13 @@ def _record_key(raw: str, start: int, end: int) -> str:
     return piece
 
 
-def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Clause:
+def _moved(
+    clause: Clause,
+    start: int,
+    end: int,
+    previous: frozenset[str],
+    earlier: frozenset[str] = frozenset(),
+) -> Clause:
     """``clause`` at another raw span after other cues: ``attrs.evolve(clause,
     start=, end=, previous_cues=)`` without its per-call introspection of the
     fields (a megabyte of real text repeats some ten thousand clauses)."""
@@ -1161,6 +1223,7 @@ def _moved(clause: Clause, start: int, end: int, previous: frozenset[str]) -> Cl
     _SET(moved, "start", start)
     _SET(moved, "end", end)
     _SET(moved, "previous_cues", previous)
+    _SET(moved, "earlier_cues", earlier)
     return moved
 
 
@@ -1354,6 +1417,7 @@ def _clause(
     previous: frozenset[str],
     *,
     read: _CueRead | None = None,
+    earlier: frozenset[str] = frozenset(),
 ) -> Clause:
     piece = raw[start:end]
     if read is None:
@@ -1394,6 +1458,7 @@ def _clause(
         subject_is_name=subject_is_name,
         first_positions=places.first,
         previous_cues=previous,
+        earlier_cues=earlier,
         hits=hits,
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
