@@ -6,8 +6,8 @@ A poisoned schema often says nothing alarming: a dice roller only has to
 data (``mcpscan/lexicon/capability/<lang>.json``, one file per language,
 and ``fit.json``, the table of which request fits which job):
 
-* the **job** domains named by a text (compute, game, text, time, lookup are
-  *narrow*: they need nothing of the user's; auth, wallet, identity,
+* the **job** domains named by a text (compute, game, text, time, lookup,
+  device, media are *narrow*: they need nothing of the user's; auth, wallet, identity,
   payment, llm, browser, file, shell, remote, memory ... are not);
 * the **request** classes named by a parameter's text (an LLM provider's
   key, another service's credential, an account password, wallet recovery
@@ -69,6 +69,11 @@ class FitTable:
 
     automaton: Any
     narrow: frozenset[str]
+    #: Narrow jobs whose tools often front a hub, a server or the service's
+    #: own account (a smart lamp, a media library): their name does not
+    #: override what else the first sentence names, and alone they never
+    #: make a mismatch hard.
+    connected: frozenset[str]
     requests: Mapping[str, RequestClass]
     llm_providers: frozenset[str]
     #: Services whose credential a parameter may name (normalized words).
@@ -154,6 +159,7 @@ def fit_table() -> FitTable:
     return FitTable(
         automaton=automaton,
         narrow=frozenset(table["narrow"]),
+        connected=frozenset(table["connected"]),
         requests={
             name: RequestClass(
                 label=spec["label"],
