@@ -74,6 +74,9 @@ class FitTable:
     #: override what else the first sentence names, and alone they never
     #: make a mismatch hard.
     connected: frozenset[str]
+    #: Domains whose words often name the topic of a narrow job (an
+    #: employee's leave days, a payroll country's holidays), not the job.
+    topical: frozenset[str]
     requests: Mapping[str, RequestClass]
     llm_providers: frozenset[str]
     #: Services whose credential a parameter may name (normalized words).
@@ -160,6 +163,7 @@ def fit_table() -> FitTable:
         automaton=automaton,
         narrow=frozenset(table["narrow"]),
         connected=frozenset(table["connected"]),
+        topical=frozenset(table["topical"]),
         requests={
             name: RequestClass(
                 label=spec["label"],

@@ -1244,6 +1244,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         spoken = table.jobs(_own_text(tool, title))
         if spoken and spoken <= table.narrow:
             domains = spoken | (domains - _server_only(tool, profile, spoken))
+    domains = _without_topic(domains, table.jobs(own), table)
     narrow = bool(domains) and domains <= table.narrow
     return _Job(
         domains=domains,
@@ -1253,6 +1254,31 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         inferred=inferred and not named,
         connected=narrow and bool(domains & table.connected),
     )
+
+
+#: Narrow jobs that can be a whole service's step as well as a calculation:
+#: a doctor's appointment on a date, a filing deadline. Beside them a topical
+#: domain (identity) stays the job.
+_SCHEDULING = frozenset({"time"})
+
+
+def _without_topic(
+    domains: frozenset[str], spoken: frozenset[str], table: fit.FitTable
+) -> frozenset[str]:
+    """``domains`` without the topical ones (``fit.json``) when the rest are
+    narrow jobs, not only time, and the job table reads one of them in the
+    tool's own words (``spoken``): "computes an employee's leave days", "formats an
+    employee's name", "the next holiday of a payroll country" are a
+    calculator, a formatter and a lookup whatever their subject, and need no
+    ID card, tax number or banking password. A lone capability word ("add"
+    a new hire to payroll is no sum), a broad job beside the topic (a KYC
+    upload, a patient portal login) or only a date (booking a doctor's
+    appointment) leave the topic the job."""
+    topic = domains & table.topical
+    rest = domains - topic
+    if topic and rest <= table.narrow and rest & spoken and rest - _SCHEDULING:
+        return rest
+    return domains
 
 
 # Codes that are values of a registry, not programs: ICD-10 and LOINC
