@@ -104,6 +104,11 @@ class FitTable:
         for prefix, request, provider in self.shapes:
             if head.startswith(prefix):
                 return request, provider
+        # An armour line naming its key types as a regex group
+        # ("-----BEGIN (OPENSSH|RSA) PRIVATE KEY-----"); a public key or a
+        # certificate header is no private key.
+        if _ARMOURED_PRIVATE.match(head):
+            return "private_key", ""
         return None
 
     def fits(self, request: str, job: frozenset[str]) -> bool:
@@ -113,6 +118,7 @@ class FitTable:
         return BROAD in fitting and bool(job) and not job <= self.narrow
 
 
+_ARMOURED_PRIVATE = re.compile(r"-----begin [^-\n]{0,60}private key")
 # A regex pattern's opening anchors and groups: "^(?:sk-" starts with "sk-".
 _PATTERN_HEAD = re.compile(r"^(?:\^|\\A|\(\?:|\(|\[\^?\]?)*")
 
@@ -209,7 +215,11 @@ def _ascii_folded(key: str, prefix: bool) -> str:
     folded = "".join(char for char in decomposed if not unicodedata.combining(char))
     if folded == key or not folded.isascii() or len(folded) < _MIN_FOLDED + prefix:
         return ""
-    return folded
+    # Normalized as the identifier will be: ``cle_privee`` reads "cle priv"
+    # once stemmed, so "clé privée" must be looked for as that, not as
+    # "cle privee". A prefix phrase keeps its letters (a stem of a stem
+    # would start fewer words).
+    return folded if prefix else request_text(folded).strip()
 
 
 def ascii_folded_words(text: str) -> frozenset[str]:
