@@ -1554,6 +1554,9 @@ def _message_list(schema: Mapping[str, Any]) -> bool:
     return False
 
 
+_LATIN_RUN = re.compile(r"[a-z0-9]+")
+
+
 def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     """What ``param`` asks for: request classes of its text (``_param_text``)
     and the shape of its pattern or example values."""
@@ -1576,7 +1579,9 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
         yield _Request(kind, provider, shaped=True)
     if not credential:
         return
-    present = fit.words(text)
+    # Latin words glued to a script without spaces count too: "LLMプロバイダの
+    # APIキー", "OpenAIのキー" name a provider as plainly as spaced text.
+    present = fit.words(text) | frozenset(_LATIN_RUN.findall(text))
     llm = sorted(present & table.llm_providers)
     if llm:
         yield _Request(fit.LLM_KEY, llm[0], shaped=False)
