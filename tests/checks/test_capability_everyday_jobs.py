@@ -199,6 +199,15 @@ QUIET = [
         ),
     ),
     (
+        "a form for a new hire is no news lookup",
+        tool(
+            "submit_hire_form",
+            "Submits the eligibility form for a new hire.",
+            {"employee_id": S, "ssn": s("Social security number of the hire")},
+            ("employee_id",),
+        ),
+    ),
+    (
         "a cloud tool's profile name that mentions the credential chain",
         tool(
             "list_alarms",
