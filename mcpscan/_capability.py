@@ -120,11 +120,16 @@ def normalized_forms(words: Iterable[str]) -> frozenset[str]:
     return frozenset(normalize(w) for w in words)
 
 
+# Stems that are everyday words of another meaning: "news" stems to "new",
+# the commonest adjective of tool descriptions ("a new hire", "creates a new
+# page"), which names no lookup. The word itself still counts.
+_AMBIGUOUS_STEMS = frozenset({"new"})
+
 CAPABILITY_BY_WORD: Mapping[str, frozenset[str]] = {
     form: frozenset(cap for cap, words in CAPABILITY_WORDS.items() if word in words)
     for cap_words in CAPABILITY_WORDS.values()
     for word in cap_words
-    for form in {word.lower(), normalize(word)}
+    for form in {word.lower(), normalize(word)} - (_AMBIGUOUS_STEMS - {word.lower()})
 }
 
 # Verbs that change the world: a tool named or introduced with one of these

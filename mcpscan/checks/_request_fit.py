@@ -6,8 +6,8 @@ A poisoned schema often says nothing alarming: a dice roller only has to
 data (``mcpscan/lexicon/capability/<lang>.json``, one file per language,
 and ``fit.json``, the table of which request fits which job):
 
-* the **job** domains named by a text (compute, game, text, time, lookup are
-  *narrow*: they need nothing of the user's; auth, wallet, identity,
+* the **job** domains named by a text (compute, game, text, time, lookup,
+  device, media are *narrow*: they need nothing of the user's; auth, wallet, identity,
   payment, llm, browser, file, shell, remote, memory ... are not);
 * the **request** classes named by a parameter's text (an LLM provider's
   key, another service's credential, an account password, wallet recovery
@@ -69,6 +69,14 @@ class FitTable:
 
     automaton: Any
     narrow: frozenset[str]
+    #: Narrow jobs whose tools often front a hub, a server or the service's
+    #: own account (a smart lamp, a media library): their name does not
+    #: override what else the first sentence names, and alone they never
+    #: make a mismatch hard.
+    connected: frozenset[str]
+    #: Domains whose words often name the topic of a narrow job (an
+    #: employee's leave days, a payroll country's holidays), not the job.
+    topical: frozenset[str]
     requests: Mapping[str, RequestClass]
     llm_providers: frozenset[str]
     #: Services whose credential a parameter may name (normalized words).
@@ -96,6 +104,11 @@ class FitTable:
         for prefix, request, provider in self.shapes:
             if head.startswith(prefix):
                 return request, provider
+        # An armour line naming its key types as a regex group
+        # ("-----BEGIN (OPENSSH|RSA) PRIVATE KEY-----"); a public key or a
+        # certificate header is no private key.
+        if _ARMOURED_PRIVATE.match(head):
+            return "private_key", ""
         return None
 
     def fits(self, request: str, job: frozenset[str]) -> bool:
@@ -105,6 +118,7 @@ class FitTable:
         return BROAD in fitting and bool(job) and not job <= self.narrow
 
 
+_ARMOURED_PRIVATE = re.compile(r"-----begin [^-\n]{0,60}private key")
 # A regex pattern's opening anchors and groups: "^(?:sk-" starts with "sk-".
 _PATTERN_HEAD = re.compile(r"^(?:\^|\\A|\(\?:|\(|\[\^?\]?)*")
 
@@ -154,6 +168,8 @@ def fit_table() -> FitTable:
     return FitTable(
         automaton=automaton,
         narrow=frozenset(table["narrow"]),
+        connected=frozenset(table["connected"]),
+        topical=frozenset(table["topical"]),
         requests={
             name: RequestClass(
                 label=spec["label"],
@@ -199,7 +215,11 @@ def _ascii_folded(key: str, prefix: bool) -> str:
     folded = "".join(char for char in decomposed if not unicodedata.combining(char))
     if folded == key or not folded.isascii() or len(folded) < _MIN_FOLDED + prefix:
         return ""
-    return folded
+    # Normalized as the identifier will be: ``cle_privee`` reads "cle priv"
+    # once stemmed, so "clé privée" must be looked for as that, not as
+    # "cle privee". A prefix phrase keeps its letters (a stem of a stem
+    # would start fewer words).
+    return folded if prefix else request_text(folded).strip()
 
 
 def ascii_folded_words(text: str) -> frozenset[str]:

@@ -42,6 +42,7 @@ their own weight so every location shows.
 
 from __future__ import annotations
 
+import enum
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -1150,6 +1151,11 @@ class _Job(NamedTuple):
     # naming none: a hospital booking tool's ``date`` is not a clock's job,
     # so such a guess never makes a request hard.
     inferred: bool = False
+    # A connected narrow job (a device, a media library: ``fit.json``)
+    # often fronts a hub, a server or the service's own account, so a
+    # request its words do not explain is a question for a person (soft),
+    # never proof (hard) on that ground alone.
+    connected: bool = False
 
     @property
     def unknown(self) -> bool:
@@ -1222,6 +1228,13 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     named = table.jobs(fit.request_text(fit.split_identifier(tool.name)))
     if named and named <= table.narrow:
         domains = named | (domains & table.narrow)
+        # A smart plug "joined to your Wi-Fi network", a transcoder "on the
+        # media server over SSH": a device or media tool is often reached
+        # through a network or a server, so the jobs its own sentence names
+        # stay (the word lists of the job table, not a lone "image" read as
+        # file storage: a resizer stays narrow).
+        if named & table.connected:
+            domains |= table.jobs(_own_text(tool, title))
     elif not named:
         # The tool's own text (name, titles, first sentence) decides over its
         # server's id: a dictionary on server ``slovar-online`` or a latency
@@ -1231,6 +1244,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         spoken = table.jobs(_own_text(tool, title))
         if spoken and spoken <= table.narrow:
             domains = spoken | (domains - _server_only(tool, profile, spoken))
+    domains = _without_topic(domains, table.jobs(own), table)
     narrow = bool(domains) and domains <= table.narrow
     return _Job(
         domains=domains,
@@ -1238,7 +1252,33 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         wraps=table.asked(own),
         narrow=narrow,
         inferred=inferred and not named,
+        connected=narrow and bool(domains & table.connected),
     )
+
+
+#: Narrow jobs that can be a whole service's step as well as a calculation:
+#: a doctor's appointment on a date, a filing deadline. Beside them a topical
+#: domain (identity) stays the job.
+_SCHEDULING = frozenset({"time"})
+
+
+def _without_topic(
+    domains: frozenset[str], spoken: frozenset[str], table: fit.FitTable
+) -> frozenset[str]:
+    """``domains`` without the topical ones (``fit.json``) when the rest are
+    narrow jobs, not only time, and the job table reads one of them in the
+    tool's own words (``spoken``): "computes an employee's leave days", "formats an
+    employee's name", "the next holiday of a payroll country" are a
+    calculator, a formatter and a lookup whatever their subject, and need no
+    ID card, tax number or banking password. A lone capability word ("add"
+    a new hire to payroll is no sum), a broad job beside the topic (a KYC
+    upload, a patient portal login) or only a date (booking a doctor's
+    appointment) leave the topic the job."""
+    topic = domains & table.topical
+    rest = domains - topic
+    if topic and rest <= table.narrow and rest & spoken and rest - _SCHEDULING:
+        return rest
+    return domains
 
 
 # Codes that are values of a registry, not programs: ICD-10 and LOINC
@@ -1514,6 +1554,9 @@ def _message_list(schema: Mapping[str, Any]) -> bool:
     return False
 
 
+_LATIN_RUN = re.compile(r"[a-z0-9]+")
+
+
 def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     """What ``param`` asks for: request classes of its text (``_param_text``)
     and the shape of its pattern or example values."""
@@ -1536,7 +1579,9 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
         yield _Request(kind, provider, shaped=True)
     if not credential:
         return
-    present = fit.words(text)
+    # Latin words glued to a script without spaces count too: "LLMプロバイダの
+    # APIキー", "OpenAIのキー" name a provider as plainly as spaced text.
+    present = fit.words(text) | frozenset(_LATIN_RUN.findall(text))
     llm = sorted(present & table.llm_providers)
     if llm:
         yield _Request(fit.LLM_KEY, llm[0], shaped=False)
@@ -1567,28 +1612,65 @@ _NARROW_ONLY = frozenset({"account_password", fit.PROVIDER_CREDENTIAL})
 _DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 
 
-def _request_weight(request: _Request, job: _Job, *, secret: bool) -> float:
+def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Naming) -> float:
+    """How much a request that does not fit the job weighs, by how plainly
+    the parameter itself names it (``_naming``)."""
     if job.narrow:
         return STRONG
+    theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
     if job.unknown:
         if request.kind in _NARROW_ONLY:
             return HINT if request.kind == "account_password" else MEDIUM
+        # Secret material only a few jobs use (recovery words, an SSH key,
+        # the environment, browser cookies, a card's CVV), named by the
+        # parameter's own words, on a tool whose words name no job at all (a
+        # route planner in a language without a job list): as strong as on
+        # a narrow job. A tool of an unknown job asking a login password or
+        # a personal id keeps the lower weights (it may be a login or a form).
+        if theft and named is not _Naming.MENTIONED:
+            return STRONG
         return MEDIUM if secret else WEAK
     if request.kind in _NARROW_ONLY:
         return 0.0
     # Secret material no job of this kind uses (an SSH key, a ``.netrc``,
     # recovery words, an MFA code asked of a dictionary that also talks to a
-    # network): more than a hint even where the job is broad. An auth tool
-    # handles secrets of many kinds (a certificate's password, a login's
-    # code) and keeps the hint's weight, and so does a provider's key read
-    # from a word and a name (``issue_key`` "... for LLM vision").
-    if (
-        fit.fit_table().requests[request.kind].theft
-        and "auth" not in job.domains
-        and (request.shaped or request.kind not in _DERIVED)
-    ):
+    # network): more than a hint even where the job is broad, and strong
+    # where the parameter's name or a value's shape says it (a plant-watering
+    # reminder's ``recovery_phrase``), not only its prose (a cloud tool's
+    # ``profile_name`` "... or the default AWS credential chain"). An auth
+    # tool handles secrets of many kinds (a certificate's password, a
+    # login's code) and keeps the hint's weight, and so does a provider's
+    # key read from a word and a name (``issue_key`` "... for LLM vision").
+    if theft and "auth" not in job.domains:
+        return STRONG if named is _Naming.NAME else MEDIUM
+    if request.shaped and "auth" not in job.domains and request.kind in _DERIVED:
         return MEDIUM
     return WEAK if secret else HINT
+
+
+class _Naming(enum.Enum):
+    """Where a parameter's request was read."""
+
+    #: Its name or a value's shape (``recovery_phrase``, ``pattern: ^sk-``).
+    NAME = "name"
+    #: Its own description or title.
+    OWN_TEXT = "own text"
+    #: Only a sentence of the tool's description attached to it.
+    MENTIONED = "mentioned"
+
+
+def _naming(param: _Param, request: _Request) -> _Naming:
+    table = fit.fit_table()
+    if request.shaped or request.kind in table.asked(
+        fit.request_text(fit.split_identifier(param.name))
+    ):
+        return _Naming.NAME
+    description = param.schema.get("description")
+    own = fit.request_text(
+        description if isinstance(description, str) else "",
+        *_slot_text(param.schema, ("title",)),
+    )
+    return _Naming.OWN_TEXT if request.kind in table.asked(own) else _Naming.MENTIONED
 
 
 def _chooses_request(param: _Param) -> bool:
@@ -1645,7 +1727,7 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
             continue
         seen.add(request.kind)
         spec = table.requests[request.kind]
-        weight = _request_weight(request, job, secret=spec.secret)
+        weight = _request_weight(request, job, secret=spec.secret, named=_naming(param, request))
         if not weight:
             continue
         reasons = [
@@ -1666,7 +1748,11 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
             "request_mismatch", param, _combine([weight, *extra]), ", ".join(reasons)
         )._replace(
             hidden=spec.secret and job.narrow and _conceals(param),
-            theft=spec.theft and job.narrow and not job.inferred and _plainly_asked(param, request),
+            theft=spec.theft
+            and job.narrow
+            and not job.inferred
+            and not job.connected
+            and _plainly_asked(param, request),
         )
 
 
