@@ -35,11 +35,12 @@ from ._check import Context
 from ._config import Config
 from ._evidence import redact
 from ._frozen import is_array
+from ._lazy import Alternation
 from ._model import Coverage, Finding, ScanError, Severity, Signal, Tier, Tool
 from ._scan import coerce_config, run_checks, select_checks, view_guard
 from ._snapshot import Snapshot
 from ._walk import LocatedString, view_fields
-from .checks._shell_patterns import SECRET_PATH, find_shell_threats
+from .checks._shell_patterns import SECRET_PATH, SECRET_PATH_PARTS, find_shell_threats
 
 __all__ = ["CallDecision", "Decision", "screen_call"]
 
@@ -266,38 +267,53 @@ _ECOSYSTEM = {
 # -p`, PowerShell's `Get-ChildItem env:`, `/proc/self/environ`, Python
 # printing all of `os.environ`, and reading a `.env` file. Must not catch
 # `env FOO=1 cmd` (running a command with one variable) or `printenv HOME`.
-_ENV_DUMP_PATTERN = regex.compile(
-    r"(?:^|[;&|]\s*|\$\(\s*)(?:env|printenv|set|export\s+-p|declare\s+-x)\s*(?=$|[|>;&)])"
-    r"|\b(?:get-childitem|gci|dir|ls)\s+env:"
-    r"|/proc/(?:self|\d+)/environ\b"
-    r"|\b(?:dict|json\.dumps|print)\s*\(\s*(?:dict\s*\()?\s*os\.environ\s*\)"
-    r"|\b(?:cat|type|get-content|less|more|head|tail|source)\s+[\"']?(?:\S*/)?\.env\b",
+# Each of these three is a whole text's search for the leftmost match of
+# an alternation, found part by part (``Alternation``: the same match).
+_ENV_DUMP_PATTERN = Alternation(
+    (
+        r"(?:^|[;&|]\s*|\$\(\s*)(?:env|printenv|set|export\s+-p|declare\s+-x)\s*(?=$|[|>;&)])",
+        r"\b(?:get-childitem|gci|dir|ls)\s+env:",
+        r"/proc/(?:self|\d+)/environ\b",
+        r"\b(?:dict|json\.dumps|print)\s*\(\s*(?:dict\s*\()?\s*os\.environ\s*\)",
+        r"\b(?:cat|type|get-content|less|more|head|tail|source)\s+[\"']?(?:\S*/)?\.env\b",
+    ),
     regex.IGNORECASE | regex.MULTILINE,
 )
 
 # Credential stores other than files named in SECRET_PATH: the macOS
 # keychain, browser password and cookie databases, Windows credential
 # manager. Catches their paths and the commands that dump them.
-_CREDENTIAL_STORE = regex.compile(
-    SECRET_PATH + r"|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b"
-    r"|\bLogin Data\b|\bcookies\.sqlite\b|\blogins\.json\b|\bkey[34]\.db\b"
-    r"|\bLibrary/Keychains\b|\bcmdkey\s+/list\b|\bvaultcmd\b",
+_CREDENTIAL_STORES = (
+    r"\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b",
+    r"\bLogin Data\b",
+    r"\bcookies\.sqlite\b",
+    r"\blogins\.json\b",
+    r"\bkey[34]\.db\b",
+    r"\bLibrary/Keychains\b",
+    r"\bcmdkey\s+/list\b",
+    r"\bvaultcmd\b",
+)
+_CREDENTIAL_STORE = Alternation(
+    (*SECRET_PATH_PARTS, *_CREDENTIAL_STORES),
     regex.IGNORECASE,
+    whole="|".join((SECRET_PATH, *_CREDENTIAL_STORES)),
 )
 
 # Uploading local files. Catches `curl -T file URL`, `curl -F x=@file`,
 # `curl --data-binary @file`, `scp file host:`, `rsync dir user@host:`,
 # `nc host port < file`. Must not catch `curl -O URL` (a download) or
 # `scp host:file .` (a download) or `rsync` between local folders.
-_UPLOAD_PATTERN = regex.compile(
-    # The gaps never run past another "curl"/"wget": from each of a thousand
-    # in a row the engine would rescan the same 200 characters.
-    r"\bcurl\b(?:(?!\bcurl\b)[^\n]){0,200}?(?:\s-T\s*\S|--upload-file\b|\s-F\s*\S+=@|--form\s+\S+=@|"
-    r"--data(?:-binary|-raw|-urlencode)?[= ]\s*@|\s-d\s*@)"
-    r"|\bwget\b(?:(?!\bwget\b)[^\n]){0,200}?--post-file\b"
-    r"|\bscp\s+(?:-\S+\s+){0,5}[^\s:]+\s+(?:\S+@)?[\w.-]+:"
-    r"|\brsync\s+(?:-\S+\s+){0,8}[^\s:]+\s+(?:\S+@)?[\w.-]+:"
-    r"|\b(?:nc|ncat|netcat)\s+[^\n<]{0,80}<\s*\S",
+_UPLOAD_PATTERN = Alternation(
+    (
+        # The gaps never run past another "curl"/"wget": from each of a
+        # thousand in a row the engine would rescan the same 200 characters.
+        r"\bcurl\b(?:(?!\bcurl\b)[^\n]){0,200}?(?:\s-T\s*\S|--upload-file\b|\s-F\s*\S+=@|"
+        r"--form\s+\S+=@|--data(?:-binary|-raw|-urlencode)?[= ]\s*@|\s-d\s*@)",
+        r"\bwget\b(?:(?!\bwget\b)[^\n]){0,200}?--post-file\b",
+        r"\bscp\s+(?:-\S+\s+){0,5}[^\s:]+\s+(?:\S+@)?[\w.-]+:",
+        r"\brsync\s+(?:-\S+\s+){0,8}[^\s:]+\s+(?:\S+@)?[\w.-]+:",
+        r"\b(?:nc|ncat|netcat)\s+[^\n<]{0,80}<\s*\S",
+    ),
     regex.IGNORECASE,
 )
 _URL = regex.compile(r"\b(?:https?|ftp|wss?)://[^\s\"'<>`)]{1,2048}", regex.IGNORECASE)

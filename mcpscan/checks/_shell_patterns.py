@@ -42,6 +42,7 @@ __all__ = [
     "KINDS",
     "SECRET_KEYWORDS",
     "SECRET_PATH",
+    "SECRET_PATH_PARTS",
     "GatedPattern",
     "KeywordGate",
     "ShellThreat",
@@ -640,25 +641,46 @@ _DESTRUCTIVE = (
 # Files whose content is a credential: SSH private keys and the ~/.ssh
 # directory, cloud and registry credentials, .env files, the shadow file,
 # shell histories. Public keys (id_rsa.pub) are not secrets.
-SECRET_PATH = (
-    r"(?:(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[\w.-]{1,32})?"
-    r"[/\\]\.ssh\b"
-    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)"
-    r"|\.aws[/\\](?:credentials|config)\b"
-    r"|(?<![\w.-])\.env(?:\.[a-z]{1,12})?\b"
-    r"|/etc/shadow\b|\.kube(?:[/\\]config)?\b|\.docker[/\\]config\.json"
-    r"|\.kdbx\b|\bwallet\.dat\b|\bkey4\.db\b|\blogins\.json\b"
-    r"|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.config[/\\]gcloud\b"
-    r"|\.gnupg\b|\.(?:bash|zsh)_history\b|\.password-store\b"
+#: The alternatives of ``SECRET_PATH``, one by one (``screen_call`` finds
+#: each alone: see ``_lazy.Alternation``).
+SECRET_PATH_PARTS = (
+    r"(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/root|/home/[\w.-]{1,32})?"
+    r"[/\\]\.ssh\b",
+    r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)",
+    r"\.aws[/\\](?:credentials|config)\b",
+    r"(?<![\w.-])\.env(?:\.[a-z]{1,12})?\b",
+    r"/etc/shadow\b",
+    r"\.kube(?:[/\\]config)?\b",
+    r"\.docker[/\\]config\.json",
+    r"\.kdbx\b",
+    r"\bwallet\.dat\b",
+    r"\bkey4\.db\b",
+    r"\blogins\.json\b",
+    r"\.netrc\b",
+    r"\.npmrc\b",
+    r"\.pypirc\b",
+    r"\.git-credentials\b",
+    r"\.config[/\\]gcloud\b",
+    r"\.gnupg\b",
+    r"\.(?:bash|zsh)_history\b",
+    r"\.password-store\b",
     # A machine's own stores of network secrets: saved Wi-Fi and VPN
     # profiles, PPP and IPsec secrets, WireGuard keys, and the per-user
     # database, Vault and GitHub CLI logins. A config path that holds no
     # secret (``/etc/hosts``, ``nginx.conf``) is not among them.
-    r"|/etc/NetworkManager/system-connections\b|\bwpa_supplicant[\w.-]{0,20}\.conf\b"
-    r"|/etc/ppp/(?:chap|pap)-secrets\b|/etc/ipsec\.secrets\b|/etc/wireguard\b"
-    r"|\.pgpass\b|\.my\.cnf\b|\.vault-token\b|\.config[/\\]gh[/\\]hosts\.yml\b"
-    r"|\.htpasswd\b|\bcookies\.sqlite\b)"
+    r"/etc/NetworkManager/system-connections\b",
+    r"\bwpa_supplicant[\w.-]{0,20}\.conf\b",
+    r"/etc/ppp/(?:chap|pap)-secrets\b",
+    r"/etc/ipsec\.secrets\b",
+    r"/etc/wireguard\b",
+    r"\.pgpass\b",
+    r"\.my\.cnf\b",
+    r"\.vault-token\b",
+    r"\.config[/\\]gh[/\\]hosts\.yml\b",
+    r"\.htpasswd\b",
+    r"\bcookies\.sqlite\b",
 )
+SECRET_PATH = "(?:" + "|".join(SECRET_PATH_PARTS) + ")"
 #: Literals one of which every SECRET_PATH match contains.
 SECRET_KEYWORDS = (
     ".ssh",

@@ -1582,9 +1582,13 @@ def _shift_table(shift: int) -> dict[int, int]:
 _UNSHIFT = MappingProxyType({shift: _shift_table(-shift) for shift in range(1, 26)})
 
 
-def _build_shift_automaton() -> Any:
-    """Every keyword under every shift (0 is plain text, 26 reversed):
-    one pass over a string finds which shifts it could be encoded with."""
+def _build_shift_automaton(*, plain: bool) -> Any:
+    """Every keyword under every shift but 0 (26 is reversed): one pass over
+    a string finds which shifts it could be encoded with; with ``plain``,
+    the keywords as written (shift 0) instead. Plain keywords stand all over
+    honest text ("send", "token"), and they are counted only where some
+    shift found enough words: two automata, so that text no shift reads as
+    keywords is not walked hit by hit for its plain words."""
     automaton = ahocorasick.Automaton()
     modes: dict[str, set[int]] = {}
     for word in _SHIFT_WORDS:
@@ -1598,12 +1602,15 @@ def _build_shift_automaton() -> Any:
         # digits, signs and the capitals A-K, which lowering folds.
         modes.setdefault(word.translate(_ROT47_TABLE).lower(), set()).add(_ROT47)
     for key, found in modes.items():
-        automaton.add_word(key, (len(key), key, tuple(sorted(found))))
+        kept = {0} & found if plain else found - {0}
+        if kept:
+            automaton.add_word(key, (len(key), key, tuple(sorted(kept))))
     automaton.make_automaton()
     return automaton
 
 
-_SHIFT_AUTOMATON = _build_shift_automaton()
+_SHIFT_AUTOMATON = _build_shift_automaton(plain=False)
+_PLAIN_AUTOMATON = _build_shift_automaton(plain=True)
 
 
 class _Shifted(NamedTuple):
@@ -1618,7 +1625,8 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
     """The stretches worth decoding by shift or reversal.
 
     One automaton pass over the lower-cased text (linear) finds every
-    keyword under every mode. A mode's hits are grouped into clusters
+    keyword under every shift, and a second the plain keywords, only when
+    some shift holds enough distinct words for a cluster. A mode's hits are grouped into clusters
     (hits less than ``_CLUSTER_GAP`` apart); a cluster is decoded when it
     holds two distinct keywords, as whole words, and more of them than the
     plain text of the same stretch holds. Judged per cluster, not per
@@ -1628,18 +1636,17 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
     # ASCII text lower-cases in place; other text is lowered A-Z only, so
     # offsets stay those of ``text`` (not lowered twice to find that out).
     lowered = text.lower() if text.isascii() else ascii_lower(text)
-    hits: dict[int, list[tuple[int, int, str]]] = {}
-    for end, (length, key, modes) in _SHIFT_AUTOMATON.iter(lowered):
-        start = end - length + 1
-        if lowered[start - 1 : start].isalpha() or lowered[end + 1 : end + 2].isalpha():
-            continue
-        for mode in modes:
-            hits.setdefault(mode, []).append((start, end + 1, key))
-    plain = sorted(hits.get(0, []))
+    hits = _whole_word_hits(_SHIFT_AUTOMATON, lowered)
+    shifts = {
+        mode: found
+        for mode, found in hits.items()
+        if len({key for _s, _e, key in found}) >= _MIN_SHIFT_WORDS
+    }
+    if not shifts:
+        return []  # no cluster can qualify: the plain words are not needed
+    plain = sorted(_whole_word_hits(_PLAIN_AUTOMATON, lowered).get(0, []))
     out = []
-    for mode, found in sorted(hits.items()):
-        if mode == 0 or len({key for _s, _e, key in found}) < _MIN_SHIFT_WORDS:
-            continue
+    for mode, found in sorted(shifts.items()):
         for cluster in _clusters(sorted(found)):
             words = {key for _s, _e, key in cluster}
             lo, hi = cluster[0][0], cluster[-1][1]
@@ -1647,6 +1654,19 @@ def _shifted_stretches(text: str) -> list[_Shifted]:
                 continue
             out.append(_Shifted(*_sentence_bounds(text, lo, hi, mode), mode))
     return out
+
+
+def _whole_word_hits(automaton: Any, lowered: str) -> dict[int, list[tuple[int, int, str]]]:
+    """Mode -> (start, end, keyword) of every keyword of ``automaton`` that
+    stands as a whole word in ``lowered``."""
+    hits: dict[int, list[tuple[int, int, str]]] = {}
+    for end, (length, key, modes) in automaton.iter(lowered):
+        start = end - length + 1
+        if lowered[start - 1 : start].isalpha() or lowered[end + 1 : end + 2].isalpha():
+            continue
+        for mode in modes:
+            hits.setdefault(mode, []).append((start, end + 1, key))
+    return hits
 
 
 #: Characters between two keyword hits of one mode that still join them.
