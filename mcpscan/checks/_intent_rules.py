@@ -3556,6 +3556,12 @@ def _put_to_agent(clause: Clause, features: Features) -> bool:
         return True
     if not (clause.imperative or clause.has("address")):
         return False
+    # "L'installation désactive l'authentification à deux facteurs", "il
+    # token non viene cancellato: il Fornitore lo conserva": a Romance verb
+    # of the third person reads as an imperative. Beside a defence lowered,
+    # a door or a flow that outlives the tool, with no one called "you", it
+    # states what the tool does; "Disable 2FA for this user" in a command is
+    # no safer and is an attack too.
     if clause.imperative and not clause.has("address") and set(features) & _DECLARED_SEVERE:
         return False
     return not clause.has("handover", "selfref", "hiddenfact")
