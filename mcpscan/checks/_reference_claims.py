@@ -248,7 +248,7 @@ _WRAPS = regex.compile(r"wrap|prox", regex.IGNORECASE)
 # The cue's object is this tool, not the named one: "don't use this for
 # whole frames; exportkit's export_frame is the right tool", "instead of
 # this tool, use X" point the agent at the other tool.
-_SELF_OBJECT = regex.compile(r"\s*(?:this|it|here)\b")
+_SELF_OBJECT = regex.compile(r"(?:this|it|here)\b")
 
 
 def replaces_named(sentence: str, start: int, stop: int, *, wraps: bool = True) -> bool:
@@ -258,9 +258,8 @@ def replaces_named(sentence: str, start: int, stop: int, *, wraps: bool = True) 
     for cue in _REPLACES_NEXT.finditer(sentence):
         if not wraps and _WRAPS.match(cue.group()):
             continue
-        if _cue_names_next(sentence, cue, start) and not _SELF_OBJECT.match(
-            sentence, cue.end(), start
-        ):
+        gap = sentence[cue.end() : start].lstrip()
+        if _cue_names_next(sentence, cue, start) and not _SELF_OBJECT.match(gap):
             return True
     if _ROUTE_BEFORE.search(sentence[max(0, start - 40) : start]) and _THROUGH_HERE_AFTER.match(
         sentence[stop : stop + 60]
