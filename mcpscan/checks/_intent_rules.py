@@ -2599,7 +2599,7 @@ def _whole_conversation_into_own_field(clause: Clause, scope: ToolScope) -> bool
     clause that refuses or defers ("only if the user asks")."""
     if not clause.scoped(Scope.OWN_PARAM) or not clause.has("digest"):
         return False
-    if not (clause.has("setarg", "transmit") and clause.has("excess", "every", "persist")):
+    if not (clause.has("setarg", "transmit") and _whole_conversation(clause)):
         return False
     # "No need to ask the user" is a stake (``noconfirm``), not a refusal;
     # nor is "even if they have nothing to do with the text" (``excess``):
@@ -2730,9 +2730,35 @@ def _beyond_one_call(clause: Clause) -> bool:
     # The conversation ("everything the user shared in the chat"), or a
     # copy of every message read; "the full text of each PDF" is the
     # tool's own output.
-    if clause.has("digest") and clause.has("excess", "every", "persist"):
+    if _whole_conversation(clause):
         return True
     return clause.has("userdata") and clause.has("duplicate") and clause.has("every")
+
+
+def _whole_conversation(clause: Clause) -> bool:
+    """The conversation as a whole: a digest word ("messages", "history",
+    "the chat") with "entire", "from now on", a word of how often
+    ("always", "whenever", "every time"), or a quantifier that stands on
+    the digest word itself ("every message", "all the chat history").
+
+    A quantifier of another noun in the same clause is not the whole
+    conversation: "delete notes with all their cards and review history",
+    "all encoded in base64" beside "message headers", "at any point in
+    the conversation" describe the product's own records. "Include a
+    summary of every message", "always attach the chat history" and "all
+    messages exchanged so far" still count."""
+    if not clause.has("digest"):
+        return False
+    if clause.has("excess", "persist"):
+        return True
+    determiners = setting_words("quantifier_determiners")
+    digests = clause.spans("digest")
+    for q_start, q_end in clause.spans("every"):
+        if clause.text[q_start:q_end] not in determiners:
+            return True
+        if any(0 <= d_start - q_end <= _QUANTIFIER_REACH for d_start, _d_end in digests):
+            return True
+    return False
 
 
 def _reads_secret_store(clause: Clause) -> bool:
@@ -3665,7 +3691,7 @@ def _exfiltration_hard(features: Features, clause: Clause) -> bool:
         return carries
     secret = _secrets_in_sight(clause)
     # The whole conversation, or a copy of every message the agent reads.
-    whole = clause.has("digest") and clause.has("excess", "every", "persist")
+    whole = _whole_conversation(clause)
     whole = whole or (clause.has("userdata") and clause.has("duplicate") and clause.has("every"))
     if "data-into-side-field" in found:
         return secret or whole or _secrets_of_conversation(clause) or _reads_secret_store(clause)
