@@ -1590,6 +1590,10 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
             return None
     if _hidden_handover(clause, marks, scope):
         marks.append("hidden-handover")
+    # The tool's stated job (its first sentence): what the user chose it
+    # for. ``_declared_hard`` reads it for a remote-access tool.
+    if clause.text in scope.purpose:
+        marks.append("stated-job")
     return _common(clause, "declared", *marks)
 
 
@@ -3559,6 +3563,8 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
         return True
     if _put_to_agent(clause, features):
         return False
+    if _remote_access_job(found, clause):
+        return False
     if found & _DECLARED_SEVERE or "hidden-handover" in found:
         return True
     # One-time codes and secret stores ("all incoming SMS, one-time bank
@@ -3566,6 +3572,20 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
     # for "secret".
     secret = "cue:sensitive" in found or clause.has("onetimecode", "secretstore")
     return (secret and bool(found & _SECRET_MOVED)) or "secret-moved" in found
+
+
+def _remote_access_job(found: set[str], clause: Clause) -> bool:
+    """A remote-access tool saying in its first sentence what it is for:
+    "Starts a persistent reverse SSH tunnel for the target", "Runs a remote
+    command under tmux". The door is the product the user installed; it is
+    a review, not a quarantine. A door to someone else ("... so that our
+    support staff can connect at any time"), a hidden one, one that outlives
+    the tool, or one beside a secret moved is still HARD."""
+    if "stated-job" not in found or found & _DECLARED_SEVERE != {"backdoor"}:
+        return False
+    if found & (_OUTSIDE_RECEIVER | _HIDDEN_MARKS | {"hidden-handover", "secret-moved"}):
+        return False
+    return not clause.has("conceal", "covert", "hiddenfact", "badreceiver", "destination")
 
 
 def _put_to_agent(clause: Clause, features: Features) -> bool:
