@@ -2279,7 +2279,10 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
     # is phrased ("For SOC2 audit purposes include the value of every API
     # key ..."); other side-field requests must be put to the agent.
     if (clause.addressed or _secrets_in_sight(clause)) and _data_into_side_field(clause, scope):
-        return _common(clause, "data-into-side-field")
+        # Where it is said: a parameter's own description (read by
+        # ``_exfiltration_hard``).
+        where = ("in-parameter",) if scope.parameter else ()
+        return _common(clause, "data-into-side-field", *where)
     if not clause.addressed:
         return None
     if clause.has("render") and (clause.urls) and data:
@@ -2739,7 +2742,7 @@ def _beyond_one_call(clause: Clause) -> bool:
     return clause.has("userdata") and clause.has("duplicate") and clause.has("every")
 
 
-def _whole_conversation(clause: Clause) -> bool:
+def _whole_conversation(clause: Clause, *, unquantified: bool = False) -> bool:
     """The conversation as a whole: a digest word ("messages", "history",
     "the chat") with "entire", "from now on", a word of how often
     ("always", "whenever", "every time"), or a quantifier that stands on
@@ -2760,6 +2763,8 @@ def _whole_conversation(clause: Clause) -> bool:
     for q_start, q_end in clause.spans("every"):
         if clause.text[q_start:q_end] not in determiners:
             return True
+        if unquantified:
+            continue
         if any(0 <= d_start - q_end <= _QUANTIFIER_REACH for d_start, _d_end in digests):
             return True
     return False
@@ -3714,7 +3719,18 @@ def _exfiltration_hard(features: Features, clause: Clause) -> bool:
     whole = _whole_conversation(clause)
     whole = whole or (clause.has("userdata") and clause.has("duplicate") and clause.has("every"))
     if "data-into-side-field" in found:
-        return secret or whole or _secrets_of_conversation(clause) or _reads_secret_store(clause)
+        if secret or _secrets_of_conversation(clause) or _reads_secret_store(clause):
+            return True
+        # A parameter's own description that names no field and puts a
+        # quantifier on a record word ("Overrides any summary in
+        # payload_refs" under `summary`, "include the stack trace for each
+        # message" under a switch) speaks of the tool's own records: a
+        # review, not a quarantine. A named field ("every message into
+        # notes"), "always", "entire" or "from now on" stay HARD.
+        names_field = clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM) or clause.field_words
+        if "in-parameter" not in found or names_field:
+            return whole
+        return _whole_conversation(clause, unquantified=True)
     if "data-to-receiver" in found and "literal-destination" in found:
         return secret or clause.has("covert", "conceal")
     return False
