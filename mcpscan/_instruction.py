@@ -108,6 +108,9 @@ _SETTINGS = frozenset(
         # ``setting_words``).
         "or_words",
         "negation_particles",
+        # The ``every`` words that quantify the noun after them ("each",
+        # "all"), not how often something is done ("always").
+        "quantifier_determiners",
     }
 )
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})

@@ -1590,6 +1590,10 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
             return None
     if _hidden_handover(clause, marks, scope):
         marks.append("hidden-handover")
+    # The tool's stated job (its first sentence): what the user chose it
+    # for. ``_declared_hard`` reads it for a remote-access tool.
+    if clause.text in scope.purpose:
+        marks.append("stated-job")
     return _common(clause, "declared", *marks)
 
 
@@ -2275,7 +2279,10 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
     # is phrased ("For SOC2 audit purposes include the value of every API
     # key ..."); other side-field requests must be put to the agent.
     if (clause.addressed or _secrets_in_sight(clause)) and _data_into_side_field(clause, scope):
-        return _common(clause, "data-into-side-field")
+        # Where it is said: a parameter's own description (read by
+        # ``_exfiltration_hard``).
+        where = ("in-parameter",) if scope.parameter else ()
+        return _common(clause, "data-into-side-field", *where)
     if not clause.addressed:
         return None
     if clause.has("render") and (clause.urls) and data:
@@ -2599,7 +2606,7 @@ def _whole_conversation_into_own_field(clause: Clause, scope: ToolScope) -> bool
     clause that refuses or defers ("only if the user asks")."""
     if not clause.scoped(Scope.OWN_PARAM) or not clause.has("digest"):
         return False
-    if not (clause.has("setarg", "transmit") and clause.has("excess", "every", "persist")):
+    if not (clause.has("setarg", "transmit") and _whole_conversation(clause)):
         return False
     # "No need to ask the user" is a stake (``noconfirm``), not a refusal;
     # nor is "even if they have nothing to do with the text" (``excess``):
@@ -2730,9 +2737,37 @@ def _beyond_one_call(clause: Clause) -> bool:
     # The conversation ("everything the user shared in the chat"), or a
     # copy of every message read; "the full text of each PDF" is the
     # tool's own output.
-    if clause.has("digest") and clause.has("excess", "every", "persist"):
+    if _whole_conversation(clause):
         return True
     return clause.has("userdata") and clause.has("duplicate") and clause.has("every")
+
+
+def _whole_conversation(clause: Clause, *, unquantified: bool = False) -> bool:
+    """The conversation as a whole: a digest word ("messages", "history",
+    "the chat") with "entire", "from now on", a word of how often
+    ("always", "whenever", "every time"), or a quantifier that stands on
+    the digest word itself ("every message", "all the chat history").
+
+    A quantifier of another noun in the same clause is not the whole
+    conversation: "delete notes with all their cards and review history",
+    "all encoded in base64" beside "message headers", "at any point in
+    the conversation" describe the product's own records. "Include a
+    summary of every message", "always attach the chat history" and "all
+    messages exchanged so far" still count."""
+    if not clause.has("digest"):
+        return False
+    if clause.has("excess", "persist"):
+        return True
+    determiners = setting_words("quantifier_determiners")
+    digests = clause.spans("digest")
+    for q_start, q_end in clause.spans("every"):
+        if clause.text[q_start:q_end] not in determiners:
+            return True
+        if unquantified:
+            continue
+        if any(0 <= d_start - q_end <= _QUANTIFIER_REACH for d_start, _d_end in digests):
+            return True
+    return False
 
 
 def _reads_secret_store(clause: Clause) -> bool:
@@ -3533,6 +3568,8 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
         return True
     if _put_to_agent(clause, features):
         return False
+    if _remote_access_job(found, clause):
+        return False
     if found & _DECLARED_SEVERE or "hidden-handover" in found:
         return True
     # One-time codes and secret stores ("all incoming SMS, one-time bank
@@ -3540,6 +3577,20 @@ def _declared_hard(features: Features, clause: Clause) -> bool:
     # for "secret".
     secret = "cue:sensitive" in found or clause.has("onetimecode", "secretstore")
     return (secret and bool(found & _SECRET_MOVED)) or "secret-moved" in found
+
+
+def _remote_access_job(found: set[str], clause: Clause) -> bool:
+    """A remote-access tool saying in its first sentence what it is for:
+    "Starts a persistent reverse SSH tunnel for the target", "Runs a remote
+    command under tmux". The door is the product the user installed; it is
+    a review, not a quarantine. A door to someone else ("... so that our
+    support staff can connect at any time"), a hidden one, one that outlives
+    the tool, or one beside a secret moved is still HARD."""
+    if "stated-job" not in found or found & _DECLARED_SEVERE != {"backdoor"}:
+        return False
+    if found & (_OUTSIDE_RECEIVER | _HIDDEN_MARKS | {"hidden-handover", "secret-moved"}):
+        return False
+    return not clause.has("conceal", "covert", "hiddenfact", "badreceiver", "destination")
 
 
 def _put_to_agent(clause: Clause, features: Features) -> bool:
@@ -3666,10 +3717,21 @@ def _exfiltration_hard(features: Features, clause: Clause) -> bool:
         return carries
     secret = _secrets_in_sight(clause)
     # The whole conversation, or a copy of every message the agent reads.
-    whole = clause.has("digest") and clause.has("excess", "every", "persist")
+    whole = _whole_conversation(clause)
     whole = whole or (clause.has("userdata") and clause.has("duplicate") and clause.has("every"))
     if "data-into-side-field" in found:
-        return secret or whole or _secrets_of_conversation(clause) or _reads_secret_store(clause)
+        if secret or _secrets_of_conversation(clause) or _reads_secret_store(clause):
+            return True
+        # A parameter's own description that names no field and puts a
+        # quantifier on a record word ("Overrides any summary in
+        # payload_refs" under `summary`, "include the stack trace for each
+        # message" under a switch) speaks of the tool's own records: a
+        # review, not a quarantine. A named field ("every message into
+        # notes"), "always", "entire" or "from now on" stay HARD.
+        names_field = clause.scoped(Scope.OWN_PARAM, Scope.OTHER_PARAM) or clause.field_words
+        if "in-parameter" not in found or names_field:
+            return whole
+        return _whole_conversation(clause, unquantified=True)
     if "data-to-receiver" in found and "literal-destination" in found:
         return secret or clause.has("covert", "conceal")
     return False
