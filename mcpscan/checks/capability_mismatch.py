@@ -1884,7 +1884,33 @@ _SENTENCE_WORDS = frozenset(
 )
 
 
+def _schema_kinds(schema: Mapping[str, Any]) -> set[str]:
+    """The JSON types a schema admits, its ``anyOf`` / ``oneOf`` branches
+    included, without ``null``; empty when it says none."""
+    kinds: set[str] = set()
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        kinds.add(kind)
+    elif is_array(kind):
+        kinds.update(k for k in kind if isinstance(k, str))
+    for branch_key in ("anyOf", "oneOf"):
+        branches = schema.get(branch_key)
+        if is_array(branches):
+            for branch in branches:
+                if isinstance(branch, Mapping):
+                    kinds |= _schema_kinds(branch)
+    kinds.discard("null")
+    return kinds
+
+
 def _instruction_name(param: _Param) -> Iterator[_Observation]:
+    if _schema_kinds(param.schema) == {"boolean"}:
+        # A switch names what happens when it is on: GitLab's
+        # "remove_source_branch_after_merge", Graph's
+        # "includeAllVersionHistory". The model can only answer true or
+        # false, so the name asks it to do nothing. Still raised: a string
+        # or untyped parameter named "read_the_file_at_~/.ssh/id_rsa_first".
+        return
     words = fit.split_identifier(param.name)
     split = words.lower().split()
     if len(split) < _MIN_INSTRUCTION_WORDS or not _SENTENCE_WORDS.intersection(split):
