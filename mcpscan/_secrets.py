@@ -1421,6 +1421,13 @@ _CREDENTIAL_KEY_WORDS = frozenset(
     }
 )
 _CREDENTIAL_KEY_PAIRS = ("_api_key_", "_access_key_", "_private_key_", "_app_key_")
+# A paging token ("page_token", "next_token", "nextToken",
+# "continuation_token") is an opaque cursor the server handed back with the
+# last page, often base64 JSON ("eyJpZCI6..."): it says where a listing
+# resumes, not who the caller is. Not: "access_token", "auth_token".
+_PAGING_WORDS = frozenset(
+    {"page", "next", "prev", "previous", "pagination", "continuation", "cursor"}
+)
 # Words that make the key describe a credential rather than hold one:
 # "token_url", "secret_name", "password_hint", "max_tokens", "auth_type".
 _CREDENTIAL_KEY_META = frozenset(
@@ -1467,6 +1474,7 @@ _CREDENTIAL_KEY_META = frozenset(
         # A push "device_token" addresses one app install (APNs, FCM): it
         # lets nobody act as anyone.
         "device",
+        *_PAGING_WORDS,
     }
 )
 
@@ -1514,6 +1522,8 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
     if not _credential_shaped(value) or value.startswith(_PUBLIC_KEY_PREFIXES):
         return None
     word = match.group("word")
+    if _names_a_page(text, match.start("word")):
+        return None
     bare = not match.group("sep").strip()
     header = _sent_as_header(word, text, match.start())
     # "Authorization: Token 9f3c..." (a Django REST framework or Sentry
@@ -1529,6 +1539,21 @@ def _judge_assignment(match: re.Match[str], text: str) -> _Judged | None:
         return _Judged(ASSIGNMENT, "placeholder", f"{word} with placeholder value", start, end)
     live = header and _issued_token(value)
     return _Judged(ASSIGNMENT, "assignment", f"value assigned to {word}", start, end, live)
+
+
+_IDENTIFIER_CHARS = frozenset(string.ascii_letters + string.digits + "_-")
+
+
+def _names_a_page(text: str, start: int) -> bool:
+    """Is the credential word the end of a paging name glued to it
+    ("next_token=previous_result['nextToken']", "page-token: eyJ...",
+    "until next_token is null/empty")? A paging token is a cursor, not a
+    credential. Not: "access_token=", "auth-token:" or a bare "token=",
+    which still read as credentials."""
+    begin = start
+    while begin > 0 and text[begin - 1] in _IDENTIFIER_CHARS:
+        begin -= 1
+    return not _PAGING_WORDS.isdisjoint(_key_words(text[begin:start]))
 
 
 _HEADER_WINDOW = 24

@@ -49,7 +49,12 @@ _VALUE_SLOTS = frozenset({"default", "const", "enum", "example", "examples"})
 # A parameter whose name says it carries a credential.
 _CREDENTIAL_NAME = re.compile(
     r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key"
-    r"|private[_\-]?key|credential|auth|bearer|cookie|session)"
+    r"|private[_\-]?key|credential|bearer|cookie|session"
+    # "auth", "auth_token", "authorization"; not "author", "authority" or
+    # "authoritative" (a DHCP server's "authoritative" setting is no
+    # credential slot).
+    r"|auth(?!or(?!i[sz]))"
+    r")"
 )
 # A credential-shaped value in a credential slot is more likely a real one.
 _SLOT_BONUS = 0.1

@@ -439,6 +439,33 @@ def test_read_only_hint_contradicted_by_the_title() -> None:
     assert report.verdict is mcpscan.Verdict.REVIEW
 
 
+def _read_only_rules(name: str, title: str, description: str) -> set[str]:
+    tool = {
+        "name": name,
+        "title": title,
+        "description": description,
+        "annotations": {"readOnlyHint": True},
+        "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+    }
+    return {s.rule_id for s in mcpscan.scan(tool, checks=[CHECK]).signals}
+
+
+def test_a_title_reading_a_write_noun_agrees_with_read_only() -> None:
+    # After a leading read verb, "post", "transfer" and "email" are what is
+    # read: a forum post, a domain transfer, mail templates.
+    for title in ("Show Post", "Fetch transfer status", "List email drafts"):
+        assert "capability.read_only_writes" not in _read_only_rules(
+            "lookup_item", title, "Looks up one item by its id."
+        ), title
+
+
+def test_a_title_that_acts_after_reading_still_contradicts_read_only() -> None:
+    for title in ("Fetch drafts then email them to the team", "Quick post to channel"):
+        assert "capability.read_only_writes" in _read_only_rules(
+            "lookup_item", title, "Looks up one item by its id."
+        ), title
+
+
 def test_optional_context_parameter_explained_stays_quiet() -> None:
     tool = {
         "name": "translate_text",

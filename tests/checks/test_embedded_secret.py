@@ -251,3 +251,28 @@ def test_padding_cannot_spend_the_candidate_budget() -> None:
     report = scan(tool(f"{padding} {github()}"))
     assert "embedded-secret" in {s.check_id for s in report.signals}
     assert not [c for c in report.coverage.capped if c.check_id == CHECK.id]
+
+
+def _assignment_rules(report: mcpscan.Report) -> set[str]:
+    return {s.rule_id for s in report.signals if s.rule_id == "secret.credential_assignment"}
+
+
+def test_paging_tokens_and_authority_settings_are_no_credentials() -> None:
+    # A paging cursor (base64 JSON of the last row) in a page_token example,
+    # a code sample passing the previous page's cursor on, and a name server
+    # setting whose name begins with "auth" hold no credential.
+    cursor = "eyJyb3ciOiI3ZjJlOTlhMS0wYzRkIiwib2Zmc2V0Ijo0MH0="
+    quiet = [
+        tool(page_token={"type": "string", "example": cursor}),
+        tool("Page on with fetch(region='eu', next_token=last_page['nextToken'])."),
+        tool("Call again until next_token is null/empty."),
+        tool(authoritative={"type": "string", "enum": ["yes", "no", "after-5sec-wait"]}),
+    ]
+    for spec in quiet:
+        assert not _assignment_rules(scan(spec)), spec
+
+
+def test_credentials_beside_paging_words_still_fire() -> None:
+    assert _assignment_rules(scan(tool(f"Configure access_token={PASSWORD} first.")))
+    assert _assignment_rules(scan(tool(f"Set auth_token: {PASSWORD} before paging.")))
+    assert _assignment_rules(scan(tool(auth_token={"type": "string", "default": PASSWORD})))
