@@ -2213,7 +2213,7 @@ PRIORITY_RULES = (
             r"\b(?:to|for) (?:edit|edits|editing|read|reading|write|writing|create|creating"
             r"|delete|deleting|list|listing|search|searching|access|modify|modifying)\b"
             r"|\buntil (?:receiving|getting|(?:you|it) (?:receive|receives|get|gets)"
-            r"|(?:you are |it is )?(?:instructed|told|asked)|the user)\b"
+            r"|(?:you are )?instructed|told|the user)\b"
             r"|\bwait(?:ing)? for (?:the |explicit )?user\b"
         ),
     ),

@@ -1465,8 +1465,42 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
     # The act and the thing acted on are different words: "email" alone is
     # a field label, "archive the newest email" is a demand.
     actions = clause.spans(*_DEMANDS, "useract")
-    objects = clause.spans(*foreign)
+    objects = clause.spans(*foreign) - _named_permissions(clause, actions)
     return any(a != o for a in actions for o in objects)
+
+
+# What may stand between an act word and the permission it names:
+# "delete permission", '"delete" permission', "branch-delete permission".
+_PERMISSION_JOIN = regex.compile(r"[\s\"'`\-]{0,3}")
+# What an act word may not reach across to the permission it acts on
+# (a list of nouns: "a namespace/permission error").
+_PERMISSION_BREAK = regex.compile(r"[,;:()/]")
+
+
+def _named_permissions(clause: Clause, actions: frozenset[_Span]) -> frozenset[_Span]:
+    """The permission words (``permitnoun``) no act word acts on: one an
+    act word names ("requires delete permission", "the caller must have a
+    read permission", "Share permissions for the filter"), one that allows
+    an act after it ("has permission to share the calendar"), and one no
+    act word reaches in its stretch of the sentence ("returns the result
+    or a missing-resource, permission, or policy error"). A requirement
+    or a setting of the product, not a demand on the user's account.
+    "Grant admin permissions on the user's account to ops@example.net"
+    still acts on the permissions (and the account); "delete the user's
+    emails" names no permission."""
+    text = clause.text
+    named = set()
+    for start, end in clause.spans("permitnoun"):
+        # The nearest act word before the permission governs it.
+        nearest = max((a_end for _a_start, a_end in actions if a_end <= start), default=None)
+        acted = (
+            nearest is not None
+            and not _PERMISSION_JOIN.fullmatch(text, nearest, start)
+            and not _PERMISSION_BREAK.search(text, nearest, start)
+        )
+        if not acted:
+            named.update(s for s in clause.spans(*clause.assets) if start <= s[0] < end)
+    return frozenset(named)
 
 
 # Catches: a colour converter whose text says "the assistant sets the
