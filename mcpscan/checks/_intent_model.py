@@ -227,7 +227,11 @@ def with_model(clause: Clause, scope: ToolScope) -> Iterator[tuple[_intent_rules
     hits = tuple(_intent_rules.evaluate_clause(clause, scope))
     for hit in hits:
         yield hit, _intent_rules.confidence(hit)
-    if hits:
+    # A pause that waits for the user's word ("do not invoke other tools
+    # until receiving an instruction from the user") is a restraint the
+    # rules read and withdraw; the model, which never saw the cue, must
+    # not speak in their place.
+    if hits or _intent_rules.holds_until_user(clause):
         return
     probability = finding(clause, scope)
     if probability is not None:
