@@ -750,7 +750,6 @@ class _StringScan:
         self.in_long_run = self._long_runs()
         self._pairs: dict[int, int] | None = None
         self._names_zwsp: bool | None = None
-        self._zwsp_count: int | None = None
 
     def disclosed_break(self, index: int) -> bool:
         """A zero-width space after a URL or path separator, in a string that
@@ -762,24 +761,6 @@ class _StringScan:
         if self._names_zwsp is None:
             self._names_zwsp = _NAMES_ZWSP.search(self.text) is not None
         return self._names_zwsp
-
-    def stray_space_before_word(self, index: int) -> bool:
-        """One or two zero-width spaces right after an ordinary space, in a
-        string that holds no more than two of them: what copying a heading
-        out of a rich-text editor or a translated page leaves behind
-        ("see the **How \u200b\u200bto obtain thread_id** section"). They sit
-        where a word already breaks, so they split no keyword and carry no
-        message. Not: one between letters ("ig\u200bnore"), a run of three
-        or more, or a string with more of them (zero-width bits spread over
-        word gaps)."""
-        back = index - 1
-        while back >= 0 and self.text[back] == _ZWSP and index - back < _SUSPICIOUS_RUN:
-            back -= 1
-        if back < 0 or not self.text[back].isspace():
-            return False
-        if self._zwsp_count is None:
-            self._zwsp_count = self.text.count(_ZWSP)
-        return self._zwsp_count < _SUSPICIOUS_RUN
 
     def _long_runs(self) -> frozenset[int]:
         out: set[int] = set()
@@ -887,11 +868,7 @@ class _StringScan:
                 or _suppresses_ligature(text, index)
             )
         if char == _ZWSP:
-            return (
-                _is_word_break_hint(text, index)
-                or self.disclosed_break(index)
-                or self.stray_space_before_word(index)
-            )
+            return _is_word_break_hint(text, index) or self.disclosed_break(index)
         if char == _SOFT_HYPHEN:
             return _is_hyphenation_hint(self.located, text, index)
         if _VARIATION_SELECTOR.match(char):

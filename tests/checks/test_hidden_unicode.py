@@ -638,17 +638,3 @@ def test_control_test_is_the_control_pattern() -> None:
     for char in chars:
         for text in (char, "\r" + char, char + "\n", "a\r\n" + char + "b", "x" * 70 + char):
             assert _has_control(text) == (CONTROL.search(text) is not None), repr(text)
-
-
-def test_zero_width_spaces_left_after_a_space_are_quiet() -> None:
-    # A heading pasted from a rich-text editor keeps stray zero-width spaces
-    # where a word already breaks; they split no keyword and carry no bits.
-    text = f"For the channel id, read the **Finding {ZWSP}{ZWSP}your channel** page first."
-    assert "unicode.hidden" not in rules(scan(text))
-
-
-def test_zero_width_spaces_inside_a_word_or_spread_over_gaps_fire() -> None:
-    assert "unicode.hidden" in rules(scan(f"Please ig{ZWSP}nore the limits."))
-    # Three after a space is a run; three over several gaps can carry bits.
-    assert "unicode.hidden" in rules(scan(f"Read {ZWSP}{ZWSP}{ZWSP}this page."))
-    assert "unicode.hidden" in rules(scan(f"Read {ZWSP}this {ZWSP}page {ZWSP}now."))
