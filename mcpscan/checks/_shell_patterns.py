@@ -282,7 +282,9 @@ class KeywordGate:
         when not given); keywords are looked up in it, patterns run on ``text``.
         A window whose ``window_key`` is in ``known_misses`` is not searched
         (it holds no match); when ``misses`` is given, the key of every
-        window searched in vain is added to it.
+        window searched in vain is added to it. Nor is a window that reads
+        like one this search already tried in vain: repeated text (a
+        description repeated, padding) is searched once.
         """
         if lowered is None:
             lowered = same_length_lower(text)
@@ -293,13 +295,15 @@ class KeywordGate:
         # lower-casing does not: then every pattern searches its windows.
         if starts and _irregular_case(text):
             starts = {}
-        keyed = misses is not None or len(known_misses) > 0
+        # The windows of this search that held no match, by ``window_key``
+        # (the caller's set when given): the same key gives the same answer.
+        missed: set[WindowKey] = set() if misses is None else misses
         for index in sorted(windows):
             gated = self.patterns[index]
             anchors = sorted(starts[index]) if index in starts else None
             for lo, hi in windows[index]:
-                key = window_key(index, text, lo, hi) if keyed else None
-                if key in known_misses:
+                key = window_key(index, text, lo, hi)
+                if key in known_misses or key in missed:
                     continue
                 if anchors is None:
                     match = gated.pattern.search(text, lo, hi)
@@ -308,8 +312,7 @@ class KeywordGate:
                 if match is not None:
                     yield gated, match
                     break
-                if misses is not None and key is not None:
-                    misses.add(key)
+                missed.add(key)
 
 
 def _first_anchored(

