@@ -16,6 +16,7 @@ import pytest
 import regex
 
 import mcpscan
+from mcpscan import _instruction
 from mcpscan._instruction import analyze, clause_at, distinct_clauses, may_fire, split_clauses
 
 _REFERENCE_BREAK = regex.compile(
@@ -133,3 +134,29 @@ def test_the_clause_at_a_place_is_that_record_of_the_whole_analysis() -> None:
             assert alone is None
         else:
             assert alone == attrs.evolve(whole, previous_cues=frozenset())
+
+
+def test_only_t_o_l_and_their_capitals_match_the_word_tool_case_insensitively() -> None:
+    """``_names`` reads a clause without "tool" (``"tool" in lower()``) by
+    the first alternative of ``_PLAIN_REFERENCE`` alone: that is exact only
+    if no other character matches a letter of "tool" case-insensitively."""
+    letter = regex.compile("[tol]", regex.IGNORECASE)
+    matching = {chr(code) for code in range(0x110000) if letter.fullmatch(chr(code))}
+    assert {char.lower() for char in matching} == {"t", "o", "l"}
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [
+        "Run it with evaluate, then call geolocate.",
+        "Use search_flights for bookings; via navigate works too.",
+        "Send it to the archiver using the exporter",
+        "Through the TOOLS panel, invoke Exporter",
+    ],
+)
+def test_a_clause_without_tool_reads_the_same_names_by_the_first_alternative(
+    piece: str,
+) -> None:
+    whole = [m.group(1) or m.group(2) for m in _instruction._PLAIN_REFERENCE.finditer(piece)]
+    first = [m.group(1) for m in _instruction._USED_NAME_REFERENCE.finditer(piece)]
+    assert whole and first == whole
