@@ -38,7 +38,7 @@ import re
 import string
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import Any, NamedTuple
 from urllib.parse import unquote
@@ -58,6 +58,8 @@ __all__ = [
     "credential_value",
     "find_secret_spans",
     "find_secrets",
+    "in_public_config",
+    "publishes_in_config",
     "scan_secrets",
     "scan_secrets_counted",
     "shannon_entropy",
@@ -155,6 +157,40 @@ def _live_floors() -> dict[str, float]:
 
 
 _LIVE_FLOORS = _live_floors()
+
+
+def _public_configs() -> tuple[dict[str, frozenset[str]], int]:
+    """Per kind, the (case-folded) field names of a client configuration
+    its provider publishes by design, and how many of them mark one
+    (``providers.json``'s ``public_configs``)."""
+    where = resources.files("mcpscan") / "lexicon" / "secrets" / "providers.json"
+    data = json.loads(where.read_text(encoding="utf-8"))["public_configs"]
+    kinds = {
+        kind: frozenset(field.casefold() for field in fields)
+        for kind, fields in data["kinds"].items()
+    }
+    return kinds, int(data["min_fields"])
+
+
+_PUBLIC_CONFIG_FIELDS, _PUBLIC_CONFIG_MIN_FIELDS = _public_configs()
+
+
+def publishes_in_config(kind: str) -> bool:
+    """Does a provider publish keys of ``kind`` in a client configuration?"""
+    return kind in _PUBLIC_CONFIG_FIELDS
+
+
+def in_public_config(kind: str, sibling_fields: Iterable[str]) -> bool:
+    """Is a key of ``kind`` beside ``sibling_fields`` (the other field names
+    of its object) a public client configuration's identifier: Firebase's
+    web config (``apiKey`` with ``authDomain``, ``projectId``, ``appId``)
+    is shipped to every browser, its access enforced by the provider's
+    rules. A Google key alone, or beside ``model`` and ``prompt``, is not."""
+    fields = _PUBLIC_CONFIG_FIELDS.get(kind, frozenset())
+    present = {field.casefold() for field in sibling_fields} & fields
+    return len(present) >= _PUBLIC_CONFIG_MIN_FIELDS
+
+
 # The prefixes of the table's tokens, for ``_strip_prefix``: a Notion
 # token's "secret_" is its format, not a placeholder word.
 _TABLE_PREFIXES = tuple(
@@ -1468,6 +1504,12 @@ _CREDENTIAL_KEY_META = frozenset(
         "provider",
         "location",
         "ref",
+        # Where a credential is issued or valid, not the credential: an
+        # "authDomain" (Firebase), a "cookie_domain", an "auth_host".
+        "domain",
+        "host",
+        "realm",
+        "issuer",
         # Published on purpose: a "public_token" default is no leak.
         "public",
         "publishable",

@@ -185,8 +185,14 @@ def defers_to(text: str, name: str, other: str) -> bool:
     # A claim of trust ("official") counts only outside the sentences about
     # the other service: "an instance of the official github-mcp-server"
     # describes the other.
+    named = other_words | {other.lower()}
     if (
-        _ranks_itself(text, name, trust_text=_own_text(text, other_words, _CLAUSE_END))
+        _ranks_itself(
+            text,
+            name,
+            trust_text=_own_text(text, other_words, _CLAUSE_END),
+            about=named,
+        )
         or _replaces_other(lowered, other_words)
         or calls_itself_instead(lowered, name)
     ):
@@ -194,7 +200,7 @@ def defers_to(text: str, name: str, other: str) -> bool:
     for sentence in _SENTENCE_END.split(lowered):
         if _USE_THIS.search(sentence):
             continue
-        if _CHOOSES_BETWEEN.search(sentence):
+        if _CHOOSES_BETWEEN.search(sentence) or _routes_to(sentence, named):
             return True
         if (
             _names_any(sentence, other_words | {other.lower()})
@@ -203,6 +209,34 @@ def defers_to(text: str, name: str, other: str) -> bool:
         ):
             return True
     return False
+
+
+#: How far after a routing phrase ("go through") its destination may be named.
+_ROUTE_REACH = 40
+
+
+def _routes_to(sentence: str, named: frozenset[str]) -> bool:
+    """Does the (lower-cased) sentence send a class of work to the other
+    server by name, with no use verb: "Jobs for the new cluster go through
+    pbs-pro.qsub", "Production jobs belong on slurm-ctl", "las asignaciones
+    locales se consultan en alloc-acct", "для них alloc-acct"? A copy never
+    names the other as where any of its calls belong. Not: a negated route
+    ("do not route quota questions there", "never go through X")."""
+    for start in _vocabulary().routed_to.starts(sentence):
+        after = sentence[start : start + _ROUTE_REACH]
+        if _names_any(after, named) and not _NEGATED_ROUTE.search(
+            sentence, max(0, start - _NEGATION_REACH), start
+        ):
+            return True
+    return False
+
+
+# A negation right before the routing phrase ("must not go through X",
+# "nie idą przez"); one ending an earlier clause ("не имеет — для них X")
+# negates something else.
+_NEGATED_ROUTE = regex.compile(
+    r"\b(?:not|never|don't|doesn't|no|nunca|jamais|pas|nicht|nie|non|não|не|ни)\s+$"
+)
 
 
 def _replaces_other(lowered: str, other_words: frozenset[str]) -> bool:
@@ -305,6 +339,9 @@ class _Vocabulary:
     #: "edition", "Ausgabe", "edición", "日本語版": a vendor's localized
     #: edition of its own service.
     edition: PhraseSet
+    #: "go through", "belong on", "se consultan en", "для них": a class of
+    #: work sent to the place named next.
+    routed_to: PhraseSet
 
 
 @attrs.frozen
@@ -395,6 +432,7 @@ def _vocabulary() -> _Vocabulary:
         "discard": set(),
         "here": set(),
         "edition": set(),
+        "routed_to": set(),
     }
     for name, data in _vocabulary_files():
         region.update(word.lower() for word in _phrases(name, data, "region"))
@@ -418,6 +456,7 @@ def _vocabulary() -> _Vocabulary:
         discard=PhraseSet.of(steering["discard"]),
         here=PhraseSet.of(steering["here"]),
         edition=PhraseSet.of(steering["edition"]),
+        routed_to=PhraseSet.of(steering["routed_to"]),
     )
 
 
@@ -449,10 +488,14 @@ def _retires_itself(text: str) -> bool:
     )
 
 
-def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
+def _claims_to_replace(
+    text: str, name: str, *, wraps: bool = True, about: frozenset[str] | None = None
+) -> bool:
     lowered = text.lower()
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
+            continue
+        if about is not None and _describes_own_subject(lowered, found, about | {name.lower()}):
             continue
         # "No sustituye a ninguna otra herramienta", "this does not replace
         # Box's share link": a disclaimer, the opposite of a claim.
@@ -466,13 +509,36 @@ def _claims_to_replace(text: str, name: str, *, wraps: bool = True) -> bool:
     return False
 
 
-def _ranks_itself(text: str, name: str, *, trust_text: str | None = None) -> bool:
+def _describes_own_subject(lowered: str, found: regex.Match[str], named: frozenset[str]) -> bool:
+    """Is a retire word ("legacy", "veraltet", "obsoleto") an adjective of
+    the tool's own subject: "Submit a job to the legacy Torque cluster",
+    in a sentence that names neither the other server nor a tool? "X's
+    create_issue is deprecated" and "the legacy fetch tool" retire a tool."""
+    if not _vocabulary().retire.fullmatch(found.group()):
+        return False
+    begin = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, found.start())), default=0)
+    end_match = _SENTENCE_END.search(lowered, found.end())
+    sentence = lowered[begin : end_match.start() if end_match else len(lowered)]
+    return not _names_any(sentence, named) and not _RETIRED_TOOL.search(sentence)
+
+
+#: A tool or server as the thing retired: "the legacy tool", "deprecated endpoint".
+_RETIRED_TOOL = regex.compile(
+    r"\b(?:tools?|servers?|endpoints?|connectors?|integrations?|plugins?|functions?|version)\b"
+)
+
+
+def _ranks_itself(
+    text: str, name: str, *, trust_text: str | None = None, about: frozenset[str] | None = None
+) -> bool:
     """Does the tool claim to replace, rank above, run down or be trusted
     over the other? For a deferring text (``trust_text`` given), wrapping
     the other is no claim: "a read-only wrapper around postgres's query; for
-    writes use the postgres server" narrows the other and sends calls back."""
+    writes use the postgres server" narrows the other and sends calls back.
+    ``about``: the other server's words, when only a retire word in a
+    sentence naming it (or a tool) is a claim against it."""
     return (
-        _claims_to_replace(text, name, wraps=trust_text is None)
+        _claims_to_replace(text, name, wraps=trust_text is None, about=about)
         or bool(_RANKS_ITSELF.search(text))
         or _always_uses(text)
         or bool(_RUNS_OTHER_DOWN.search(text))

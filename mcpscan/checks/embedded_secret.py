@@ -29,6 +29,7 @@ from .._model import Signal, Tier, Tool
 from .._secrets import (
     ASSIGNMENT,
     ENTROPY_WITH_CONTEXT,
+    EXAMPLE_CAP,
     SecretMatch,
     about_credential,
     aws_secret_shaped,
@@ -36,6 +37,8 @@ from .._secrets import (
     credential_value,
     find_secret_spans,
     find_secrets,
+    in_public_config,
+    publishes_in_config,
     token_head,
 )
 from .._walk import LocatedString, innermost_property
@@ -155,6 +158,35 @@ class _NamedValues:
         return located.key in _VALUE_FIELDS and _parent(located.location) in self.parents
 
 
+class _SiblingFields:
+    """The field names of each object of the definition, gathered on first
+    use (most definitions hold no key a provider publishes)."""
+
+    def __init__(self, strings: Sequence[LocatedString]) -> None:
+        self._strings = strings
+        self._by_parent: dict[str, set[str]] | None = None
+
+    def of(self, located: LocatedString) -> set[str]:
+        """The field names beside ``located`` in its object."""
+        if self._by_parent is None:
+            self._by_parent = {}
+            for other in self._strings:
+                if not other.is_key:
+                    self._by_parent.setdefault(_parent(other.location), set()).add(other.key)
+        return self._by_parent.get(_parent(located.location), set())
+
+
+def _public_config(match: SecretMatch, located: LocatedString, siblings: _SiblingFields) -> bool:
+    """Is the key a public client configuration's identifier (a Google API
+    key beside ``authDomain`` and ``projectId`` in a Firebase web config)?
+    A key of the same shape alone, or in a request body, is not."""
+    return (
+        not located.is_key
+        and publishes_in_config(match.kind)
+        and in_public_config(match.kind, siblings.of(located))
+    )
+
+
 def _tier(match: SecretMatch, surface: str) -> Tier:
     """HARD for a live credential published in a definition: a complete
     value of a format that grants access by itself (``SecretMatch.live``)
@@ -258,6 +290,7 @@ class EmbeddedSecretCheck:
         tries = 0
         aws = _AwsHalves()
         named = _NamedValues()
+        siblings = _SiblingFields(context.strings)
         for located in context.strings:
             if context.surface == "definition" and not located.is_key:
                 aws.see_value(located)
@@ -289,6 +322,9 @@ class EmbeddedSecretCheck:
                 if match.placeholder or match.kind in ignored:
                     continue
                 if match.kind == "high_entropy" and not report_entropy:
+                    continue
+                if _public_config(match, located, siblings):
+                    yield self._public_config_signal(located, index, matches)
                     continue
                 yield self._signal(located, index, matches, slot, context.surface)
         secret = aws.pair()
@@ -362,6 +398,25 @@ class EmbeddedSecretCheck:
             evidence=f"{said}: {redact(value, kind)}",
             location=redact_secrets(located.location),
             span=(start, start + len(value)),
+        )
+
+    def _public_config_signal(
+        self, located: LocatedString, index: int, matches: Sequence[SecretMatch]
+    ) -> Signal:
+        # Shown below review, as a key the text itself calls public: the
+        # provider ships this configuration to every browser that loads
+        # the app, so a definition quoting it leaks nothing new.
+        match = matches[index]
+        return Signal(
+            check_id=self.id,
+            rule_id=f"secret.{match.kind}",
+            tier=Tier.SOFT,
+            threat=_THREAT,
+            confidence=min(match.confidence, EXAMPLE_CAP),
+            evidence=f"{match.label} in a public client configuration ({located.key}): "
+            f"{_snippet(located.raw, index, matches)}",
+            location=redact_secrets(located.location),
+            span=(match.start, match.end),
         )
 
     def _signal(

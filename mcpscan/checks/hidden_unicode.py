@@ -624,14 +624,42 @@ def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
     # The word runs on across a hyphen between letters: "Dis\u00adcord-Embed"
     # is one compound of twelve letters, hyphenated like the long words
     # around it; "ig\u00adnore" stays a short word.
+    return _long_hyphenated_word(_compound_around(text, index))
+
+
+def _compound_around(text: str, index: int) -> str:
+    """The hyphenated word holding ``text[index]`` (letters, soft hyphens
+    and hyphens between letters), at most 64 characters either side."""
     start, end = index, index
     while start > 0 and index - start < 64 and _in_compound(text, start - 1):
         start -= 1
     while end + 1 < len(text) and end - index < 64 and _in_compound(text, end + 1):
         end += 1
-    pieces = text[start : end + 1].split(_SOFT_HYPHEN)
-    letters = sum(1 for char in text[start : end + 1] if _LETTER.match(char))
-    return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in pieces)
+    return text[start : end + 1]
+
+
+def _long_hyphenated_word(word: str) -> bool:
+    """A word long enough to be hyphenated, every piece two letters or more."""
+    letters = sum(1 for char in word if _LETTER.match(char))
+    return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN))
+
+
+def _name_hyphenated_as_prose(located: LocatedString, prose: str, index: int) -> bool:
+    # A tool name that keeps the soft hyphen its own description puts in the
+    # same long compound ("mehrspur\u00adaufnahme_starten" beside "Startet
+    # eine Mehrspur\u00adaufnahme"): a typesetter's habit copied into the
+    # name, hiding nothing the description does not show. Not: a soft hyphen
+    # in a name the description never writes that way ("read\u00adfile" to
+    # pass for another tool), nor next to a separator ("send\u00ad_email").
+    if located.field != "name" or located.is_key or _SOFT_HYPHEN not in prose:
+        return False
+    if not (
+        _matches(_LETTER, _char_at(located.raw, index - 1))
+        and _matches(_LETTER, _char_at(located.raw, index + 1))
+    ):
+        return False
+    word = _compound_around(located.raw, index)
+    return _long_hyphenated_word(word) and word.casefold() in prose.casefold()
 
 
 def _in_compound(text: str, at: int) -> bool:
@@ -728,16 +756,27 @@ def _bidi_kind(char: str) -> str | None:
 
 
 _BREAK_AFTER = frozenset("/.-_?&=,;:")
-_NAMES_ZWSP = regex.compile(
-    r"U\+200B|\bzwsp\b|zero[\s-]?width[\s-]?space|&#8203;|&#x200b;", regex.IGNORECASE
-)
+# How a text names the line-break control it documents: the code point, the
+# HTML entity, or the Unicode name (English, and the names the Unicode
+# translations give it: "Wortverbinder", "gluon de mots").
+_NAMES_BREAK_CONTROL = {
+    _ZWSP: regex.compile(
+        r"U\+200B|\bzwsp\b|zero[\s-]?width[\s-]?space|&#8203;|&#x200b;", regex.IGNORECASE
+    ),
+    _WORD_JOINER: regex.compile(
+        r"U\+2060|\bWJ\b|word[\s-]?joiner|&#8288;|&#x2060;|&NoBreak;|wortverbinder|gluon\s+de\s+mots",
+        regex.IGNORECASE,
+    ),
+}
 
 
 class _StringScan:
     """Classifies the candidate characters of one string; one instance per string."""
 
-    def __init__(self, located: LocatedString, budget: _Budget) -> None:
+    def __init__(self, located: LocatedString, budget: _Budget, prose: str = "") -> None:
         self.located = located
+        #: The tool's description, for a name that keeps its typography.
+        self.prose = prose
         self.text = located.raw
         found = _non_ascii_matches(_CANDIDATE, self.text)
         self.positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
@@ -749,18 +788,22 @@ class _StringScan:
         budget.chars_left -= len(self.positions)
         self.in_long_run = self._long_runs()
         self._pairs: dict[int, int] | None = None
-        self._names_zwsp: bool | None = None
+        self._names_control: dict[str, bool] = {}
 
-    def disclosed_break(self, index: int) -> bool:
-        """A zero-width space after a URL or path separator, in a string that
-        says it inserts them ("Uses U+200B after '/' and '.'"): a line-break
-        hint a wrapping tool documents. Not: one between letters (it splits a
-        keyword), or one in a string that never names the character."""
+    def disclosed_break(self, index: int, char: str) -> bool:
+        """A zero-width space or a word joiner after a URL or path separator
+        or a full stop, in a string that names the character ("Uses U+200B
+        after '/' and '.'", "keeps 'feat.' credits together with a word
+        joiner"): a line-break control a typesetting or wrapping tool
+        documents. Not: one between letters (it splits a keyword), one in a
+        string that never names the character, or one of a run."""
         if _char_at(self.text, index - 1) not in _BREAK_AFTER:
             return False
-        if self._names_zwsp is None:
-            self._names_zwsp = _NAMES_ZWSP.search(self.text) is not None
-        return self._names_zwsp
+        named = self._names_control.get(char)
+        if named is None:
+            named = _NAMES_BREAK_CONTROL[char].search(self.text) is not None
+            self._names_control[char] = named
+        return named
 
     def _long_runs(self) -> frozenset[int]:
         out: set[int] = set()
@@ -868,9 +911,13 @@ class _StringScan:
                 or _suppresses_ligature(text, index)
             )
         if char == _ZWSP:
-            return _is_word_break_hint(text, index) or self.disclosed_break(index)
+            return _is_word_break_hint(text, index) or self.disclosed_break(index, char)
+        if char == _WORD_JOINER:
+            return self.disclosed_break(index, char)
         if char == _SOFT_HYPHEN:
-            return _is_hyphenation_hint(self.located, text, index)
+            return _is_hyphenation_hint(self.located, text, index) or _name_hyphenated_as_prose(
+                self.located, self.prose, index
+            )
         if _VARIATION_SELECTOR.match(char):
             return _legit_variation_selector(text, index)
         if _PREPENDED_MARK.match(char):
@@ -996,8 +1043,9 @@ def _looks_latin(char: str) -> bool:
     return len(skeleton) == 1 and skeleton.isascii() and skeleton.isalpha()
 
 
-def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | None:
-    """Everything hidden in one string, or None when it is clean."""
+def _scan_string(located: LocatedString, budget: _Budget, prose: str = "") -> _StringResult | None:
+    """Everything hidden in one string, or None when it is clean (``prose``:
+    the tool's description)."""
     text = located.raw
     terminal = _render_terminal(located, budget)
     if text.isascii():
@@ -1005,7 +1053,7 @@ def _scan_string(located: LocatedString, budget: _Budget) -> _StringResult | Non
             return None
         return _StringResult(located, (), "", "", "", (), (), terminal=terminal)
     surrogates = _lone_surrogates(located, budget)
-    scan = _StringScan(located, budget)
+    scan = _StringScan(located, budget, prose)
     hits, tags, selectors = _flag_characters(scan)
     variation_message = _decode_selectors(selectors)
     if variation_message:
@@ -1275,9 +1323,12 @@ class HiddenUnicodeCheck:
     version = "1"
     surfaces = ("definition", "output", "arguments")
 
-    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
         budget = _Budget(chars_left=_max_hidden_chars(context), render_left=_MAX_RENDER)
-        results = [r for r in (_scan_string(s, budget) for s in context.strings) if r is not None]
+        prose = tool.description or ""
+        results = [
+            r for r in (_scan_string(s, budget, prose) for s in context.strings) if r is not None
+        ]
         if budget.cut_at:
             context.record_cap(
                 "max_hidden_chars",

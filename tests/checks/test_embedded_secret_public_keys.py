@@ -19,7 +19,9 @@ import string
 
 import pytest
 
+import mcpscan
 from mcpscan._secrets import find_secrets
+from mcpscan.checks.embedded_secret import CHECK
 
 _RNG = random.Random(2026)
 
@@ -69,3 +71,45 @@ def test_another_storage_account_key_is_a_secret() -> None:
         f"AccountKey={key};EndpointSuffix=core.windows.net"
     )
     assert _reported(text)
+
+
+def _google_key() -> str:
+    alphabet = string.ascii_letters + string.digits + "-_"
+    return "AIza" + "".join(_RNG.choice(alphabet) for _ in range(35))
+
+
+def _scan_output_example(example: dict[str, str]) -> mcpscan.Report:
+    spec = {
+        "name": "web_app_settings",
+        "description": "Returns the settings the single-page app loads at start.",
+        "inputSchema": {"type": "object", "properties": {}},
+        "outputSchema": {"type": "object", "examples": [example]},
+    }
+    return mcpscan.scan(spec, checks=[CHECK], strict=True)
+
+
+def test_browser_config_object_around_a_google_key_is_not_a_leak() -> None:
+    # A web app's client configuration: the key identifies the project and
+    # ships to every browser; its siblings (the auth domain, project and
+    # app ids) say what object it is. The auth domain is no credential.
+    report = _scan_output_example(
+        {
+            "apiKey": _google_key(),
+            "authDomain": "tiny-garden.firebaseapp.com",
+            "projectId": "tiny-garden",
+            "appId": "1:204811:web:9f3c2a",
+        }
+    )
+    assert report.verdict is mcpscan.Verdict.PASS
+    (signal,) = report.signals
+    assert signal.tier is mcpscan.Tier.SOFT
+    assert "public client configuration" in signal.evidence
+
+
+def test_google_key_beside_a_model_and_prompt_stays_a_live_leak() -> None:
+    # The same key shape in a request for a paid model API: nothing marks a
+    # configuration shipped to browsers, so it is the credential itself.
+    report = _scan_output_example(
+        {"apiKey": _google_key(), "model": "gemini-pro", "projectId": "tiny-garden"}
+    )
+    assert report.verdict is mcpscan.Verdict.QUARANTINE

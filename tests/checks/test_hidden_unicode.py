@@ -613,6 +613,27 @@ def test_a_documented_break_hint_after_a_separator_is_quiet() -> None:
     assert "unicode.hidden" in rules(scan(f"Uses U+200B as break hints. Ig{ZWSP}nore it."))
 
 
+def test_a_documented_word_joiner_after_punctuation_is_quiet() -> None:
+    # A booklet typesetter says it glues "Op." to its number with a word
+    # joiner; the joiner sits after the full stop, splitting no word.
+    documented = "Glues opus numbers to their label with a word joiner: Op.\u2060 27."
+    assert scan(documented).verdict is Verdict.PASS
+    # Unnamed, or between two letters even when named: hidden.
+    assert "unicode.hidden" in rules(scan("Glues opus numbers: Op.\u2060 27."))
+    named_split = "Uses a word joiner (U+2060) in labels. Dis\u2060regard the rest."
+    assert "unicode.hidden" in rules(scan(named_split))
+
+
+def test_a_name_keeping_its_descriptions_hyphenation_is_quiet() -> None:
+    # The name repeats the long compound the description hyphenates.
+    compound = "Lager\u00adbestands\u00adliste"
+    described = scan(f"Exportiert die {compound} als CSV.", name=f"{compound.lower()}_export")
+    assert described.verdict is Verdict.PASS
+    # A soft hyphen only the name has, or one that splits a short word, is hidden.
+    assert "unicode.hidden" in rules(scan("Reads a file.", name="read\u00adfile_contents"))
+    assert "unicode.hidden" in rules(scan(f"Exportiert die {compound}.", name="ex\u00adport_list"))
+
+
 def test_classes_read_in_non_ascii_runs_hold_no_ascii_character() -> None:
     """The candidate and look-alike classes are read only in the non-ASCII
     runs of a text: that is exact while no ASCII character is in them."""
