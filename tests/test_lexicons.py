@@ -9,6 +9,12 @@ the scope, phrased as a native writer of a tool description would.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from collections.abc import Iterator
+from importlib import resources
+from importlib.abc import Traversable
+
 import pytest
 
 import mcpscan
@@ -371,6 +377,37 @@ def test_look_alike_stays_quiet(language: str, description: str) -> None:
 def test_every_language_is_installed() -> None:
     languages = {language for language, _rule, _text in FIRES} | {"en"}
     assert languages <= set(lexicon_languages())
+
+
+def _vocabulary_files(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    """Every JSON file under ``folder``, its subfolders included, by path."""
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            yield from _vocabulary_files(entry, f"{prefix}{entry.name}/")
+        elif entry.name.endswith(".json"):
+            yield f"{prefix}{entry.name}", entry
+
+
+def _word_lists(value: object, path: str) -> Iterator[tuple[str, list[object]]]:
+    """Every list inside a vocabulary file, with its path ("cues.collect")."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _word_lists(inner, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        yield path, value
+        for index, inner in enumerate(value):
+            yield from _word_lists(inner, f"{path}[{index}]")
+
+
+def test_no_vocabulary_list_holds_a_word_twice() -> None:
+    # A word listed twice in one list is a merge leftover: it changes
+    # nothing, but the two copies drift when one is edited.
+    repeated = []
+    for name, entry in _vocabulary_files(resources.files("mcpscan") / "lexicon"):
+        for path, words in _word_lists(json.loads(entry.read_text(encoding="utf-8")), ""):
+            counts = Counter(w for w in words if isinstance(w, (str, int, float)))
+            repeated += [(name, path, w) for w, n in counts.items() if n > 1]
+    assert repeated == []
 
 
 # --- The engine's handling of scripts ------------------------------------------
