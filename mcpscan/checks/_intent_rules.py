@@ -40,9 +40,13 @@ __all__ = [
     "RULES",
     "IntentHit",
     "confidence",
+    "data_source",
     "evaluate_clause",
+    "harmful_name",
     "holds_until_user",
     "in_name",
+    "other_tools",
+    "prose_cues",
     "weights",
 ]
 
@@ -3986,3 +3990,11 @@ def confidence(hit: IntentHit) -> float:
     table = weights().get(hit.rule_id, {})
     score = table.get("bias", 0.0) + sum(table.get(f, 0.0) for f in hit.features)
     return round(1.0 / (1.0 + math.exp(-score)), 3)
+
+
+# The readings of a clause that the string-level judgement of a reach into
+# another server's tool (``_foreign_reach``) shares with the clause rules.
+data_source = _data_source
+harmful_name = _harmful_name
+other_tools = _other_tools
+prose_cues = _prose_cues

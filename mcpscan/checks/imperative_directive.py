@@ -53,7 +53,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules
+from . import _intent_model, _intent_rules, _string_intents
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -493,16 +493,17 @@ class ImperativeDirectiveCheck:
         one signal per rule, at its most confident clause."""
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
-        for clause in distinct_clauses(raw, scope):
-            for hit, fitted in _intent_model.with_model(clause, scope):
-                score = fitted
-                # A quoted or example attack is a mention: never hard.
-                hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
-                if _mentioned(clause, located):
-                    score = min(MENTION_CONFIDENCE, round(score * _MENTION_FACTOR, 2))
-                    hard = False
-                if hit.rule_id not in best or (hard, score) > best[hit.rule_id][:2]:
-                    best[hit.rule_id] = (score, hard, hit)
+        clauses = tuple(distinct_clauses(raw, scope))
+        key = None if located.is_key else located.key
+        for hit, fitted in self._clause_hits(clauses, scope, key):
+            score = fitted
+            # A quoted or example attack is a mention: never hard.
+            hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
+            if _mentioned(hit.clause, located):
+                score = min(MENTION_CONFIDENCE, round(score * _MENTION_FACTOR, 2))
+                hard = False
+            if hit.rule_id not in best or (hard, score) > best[hit.rule_id][:2]:
+                best[hit.rule_id] = (score, hard, hit)
         for rule_id in sorted(best):
             score, hard, hit = best[rule_id]
             if located.is_key:
@@ -520,6 +521,25 @@ class ImperativeDirectiveCheck:
                 location=located.location,
                 span=quote.span,
             )
+
+    @staticmethod
+    def _clause_hits(
+        clauses: tuple[Clause, ...], scope: ToolScope, key: str | None
+    ) -> Iterator[tuple[_intent_rules.IntentHit, float]]:
+        """Each clause's intent hits with their confidences, then the
+        judgements over the string's clauses (``_string_intents``); ``key``
+        is the schema key a value sits under, None for a property name (a
+        name orders nothing)."""
+        for clause in clauses:
+            yield from _intent_model.with_model(clause, scope)
+        if key is None:
+            return
+        string_hits = itertools.chain(
+            _string_intents.foreign_reach(clauses, scope, key),
+            _string_intents.override_across_clauses(clauses),
+        )
+        for hit in string_hits:
+            yield hit, _string_intents.confidence(hit)
 
     def _scan_string(
         self, text: str, anchors: Iterable[_Anchor], located: LocatedString, context: Context
