@@ -111,6 +111,9 @@ _SETTINGS = frozenset(
         # The ``every`` words that quantify the noun after them ("each",
         # "all"), not how often something is done ("always").
         "quantifier_determiners",
+        # Words that open the object of a verb ("the", "it", "them"): a word
+        # naming both an act and an asset ("email") acts only before one.
+        "object_starts",
     }
 )
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})

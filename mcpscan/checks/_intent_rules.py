@@ -1489,9 +1489,37 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
         return False
     # The act and the thing acted on are different words: "email" alone is
     # a field label, "archive the newest email" is a demand.
-    actions = clause.spans(*_DEMANDS, "useract")
+    actions = clause.spans(*_DEMANDS, "useract") - _named_things(clause)
     objects = clause.spans(*foreign) - _named_permissions(clause, actions)
     return any(a != o for a in actions for o in objects)
+
+
+_NAMED_ACTS = ("transmit", "outward")
+_NEXT_WORD = regex.compile(r" ([^\s,.;:!?()]+)")
+
+
+def _named_things(clause: Clause) -> frozenset[_Span]:
+    """The act words that name the thing rather than act on one: a word
+    that is both an act and an asset ("email", "mail", "invite", "post")
+    with no object after it. "The email address for the recipient",
+    "email: optional email address", "associate a task with an email
+    item", "(email, call, meeting)", "your mail orders" name a field, a
+    kind of item or a product; "email the newest invoice to ...", "email
+    it to ...", "invite them to ...", "post a summary" still act: an object
+    (``object_starts``: an article, a pronoun, "to", or an address) follows
+    the verb."""
+    assets = clause.spans(*clause.assets)
+    if not assets:
+        return frozenset()
+    objects = setting_words("object_starts")
+    named = set()
+    for start, end in clause.spans(*_NAMED_ACTS):
+        if any(a < end and start < b for a, b in assets):
+            following = _NEXT_WORD.match(clause.text, end)
+            word = following.group(1) if following else ""
+            if word not in objects and "@" not in word:
+                named.add((start, end))
+    return frozenset(named)
 
 
 # What may stand between an act word and the permission it names:
