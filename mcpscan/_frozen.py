@@ -27,7 +27,15 @@ from collections.abc import ItemsView, Iterator, KeysView, Mapping, Sequence, Va
 from types import MappingProxyType
 from typing import Any, TypeGuard, overload
 
-__all__ = ["FrozenDict", "FrozenList", "freeze", "freeze_optional", "is_array", "thaw"]
+__all__ = [
+    "FrozenDict",
+    "FrozenList",
+    "freeze",
+    "freeze_optional",
+    "is_array",
+    "is_object",
+    "thaw",
+]
 
 
 class FrozenDict(Mapping[Any, Any]):
@@ -142,7 +150,28 @@ def _rebuild_list(items: tuple[Any, ...]) -> FrozenList:
 
 def is_array(value: object) -> TypeGuard[Sequence[Any]]:
     """A JSON array as checks see it: a list, a tuple or a ``FrozenList``."""
+    # The exact types first: ``FrozenList`` is a ``Sequence``, so an
+    # ``isinstance`` that fails on list and tuple (a string, None: most
+    # questions of a schema's optional slots) asks the ABC machinery,
+    # several times the cost of these two tests. Subclasses go on to it.
+    kind = type(value)
+    if kind is FrozenList or kind is list or kind is tuple:
+        return True
+    if kind in _ATOMS or kind is FrozenDict:
+        return False
     return isinstance(value, (list, tuple, FrozenList))
+
+
+def is_object(value: object) -> TypeGuard[Mapping[Any, Any]]:
+    """``isinstance(value, Mapping)``, the exact types first (as ``is_array``):
+    a schema's absent slot (None), a string or a list would otherwise ask
+    the ABC machinery, and a ``FrozenDict`` does too."""
+    kind = type(value)
+    if kind is FrozenDict or kind is dict:
+        return True
+    if kind in _ATOMS or kind is FrozenList or kind is list:
+        return False
+    return isinstance(value, Mapping)
 
 
 # Types that are never containers: the fast path of freeze and thaw.

@@ -32,6 +32,7 @@ import ahocorasick
 import attrs
 import regex
 
+from ._frozen import is_object
 from ._model import ScanError, Tool
 from ._normalize import normalize
 from ._snapshot import Snapshot
@@ -596,35 +597,35 @@ class ToolScope:
 
 
 def _property_names(schema: object) -> Iterator[str]:
-    if not isinstance(schema, Mapping):
+    if not is_object(schema):
         return
     properties = schema.get("properties")
-    if isinstance(properties, Mapping):
+    if is_object(properties):
         for name, child in properties.items():
             if isinstance(name, str):
                 yield name
             # One level of nesting: an object parameter's own fields.
-            if isinstance(child, Mapping) and isinstance(child.get("properties"), Mapping):
+            if is_object(child) and is_object(child.get("properties")):
                 yield from (n for n in child["properties"] if isinstance(n, str))
 
 
 def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
     """(parameter, default) for every property with a string default, or a
     list of strings joined by spaces, at the depths ``_property_names`` reads."""
-    if not isinstance(schema, Mapping):
+    if not is_object(schema):
         return
     properties = schema.get("properties")
-    if not isinstance(properties, Mapping):
+    if not is_object(properties):
         return
     for name, child in properties.items():
-        if not (isinstance(name, str) and isinstance(child, Mapping)):
+        if not (isinstance(name, str) and is_object(child)):
             continue
         default = child.get("default")
         if isinstance(default, (list, tuple)):
             default = " ".join(item for item in default if isinstance(item, str))
         if isinstance(default, str) and default:
             yield name, default
-        if isinstance(child.get("properties"), Mapping):
+        if is_object(child.get("properties")):
             yield from _string_defaults(child)
 
 

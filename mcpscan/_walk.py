@@ -19,7 +19,7 @@ import attrs
 
 from ._config import Config
 from ._evidence import widen_outside_secrets
-from ._frozen import FrozenList
+from ._frozen import is_array, is_object
 from ._model import CappedEntry, ScanError, Tool
 from ._normalize import Anchors, normalize, normalize_anchored
 from ._secrets import SecretMatch, SecretScan, scan_secrets_counted
@@ -351,7 +351,6 @@ def innermost_property(location: str) -> str | None:
 
 
 # A walked container: every kind of JSON object or array a tool can hold.
-_CONTAINERS = (Mapping, list, tuple, FrozenList)
 _SCALARS = frozenset({int, float, bool, type(None)})
 # Pushed after a container's children: the container leaves the current path.
 _LEAVE = object()
@@ -459,7 +458,9 @@ class _Walker:
             if isinstance(value, str):
                 self.add_string(path, field, key, value, is_key=False)
                 continue
-            if type(value) in _SCALARS or not isinstance(value, _CONTAINERS):
+            # ``is_object or is_array``: ``isinstance(value, _CONTAINERS)``
+            # without the ABC machinery for the exact types.
+            if type(value) in _SCALARS or not (is_object(value) or is_array(value)):
                 self.material.append(f"{path}\x00{_scalar_token(value, path)}")
                 continue
             if depth >= self.config.max_depth:
@@ -482,7 +483,7 @@ class _Walker:
     def _children(
         self, value: Mapping[Any, Any] | Sequence[Any], path: str, depth: int
     ) -> Iterator[tuple[object, str, str, int]]:
-        if isinstance(value, Mapping):
+        if is_object(value):
             items = sorted(value.items(), key=lambda item: str(item[0]))
             for raw_key, child in items:
                 name = raw_key if isinstance(raw_key, str) else str(raw_key)

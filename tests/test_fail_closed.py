@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 from helpers import hard, soft
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import mcpscan
 from mcpscan import Config, ScanError, Signal, Tier, Tool, Verdict
-from mcpscan._frozen import FrozenDict, FrozenList, freeze, thaw
+from mcpscan._frozen import FrozenDict, FrozenList, freeze, is_array, is_object, thaw
 from mcpscan.sarif import to_sarif
 
 TOOL = {
@@ -226,6 +226,47 @@ def test_freeze_keeps_shape_equality_and_round_trips() -> None:
     with pytest.raises(AttributeError):
         frozen["list"].append(4)  # type: ignore[attr-defined]
     assert "FrozenDict" in repr(frozen)
+
+
+class _Items(list[int]):
+    pass
+
+
+class _Text(str):
+    pass
+
+
+class _Object(dict[str, int]):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "array"),
+    [
+        ([1], True),
+        ((1,), True),
+        (freeze([1]), True),
+        (_Items([1]), True),  # a subclass: the isinstance path
+        (None, False),
+        ("abc", False),
+        (_Text("abc"), False),
+        (3, False),
+        (freeze({"a": 1}), False),
+        ({"a": 1}, False),
+        (frozenset([1]), False),
+    ],
+)
+def test_is_array_answers_as_isinstance_does(value: object, array: bool) -> None:
+    assert is_array(value) is array
+    assert isinstance(value, (list, tuple, FrozenList)) is array
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": 1}, freeze({"a": 1}), _Object(a=1), None, "abc", _Text("abc"), 3, [1], freeze([1])],
+)
+def test_is_object_answers_as_isinstance_does(value: object) -> None:
+    assert is_object(value) is isinstance(value, Mapping)
 
 
 def test_to_mcp_is_a_plain_copy_and_a_tool_pickles() -> None:

@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 from .. import _capability as cap
 from .. import _instruction as instruction
 from .._check import Context
-from .._frozen import is_array
+from .._frozen import is_array, is_object
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import _child_path
@@ -595,7 +595,7 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
         # ``items.properties.api_key`` asks as loudly as a top-level one.
         for key in _NESTED_SCHEMA_KEYS:
             child = node.get(key)
-            if isinstance(child, Mapping) and depth + 1 < _MAX_NESTING:
+            if is_object(child) and depth + 1 < _MAX_NESTING:
                 stack.append((child, _child_path(path, key), depth + 1))
         # The alternatives of ``anyOf`` / ``oneOf`` / ``allOf`` too: "either
         # a passport scan or a social security number" asks for both.
@@ -606,10 +606,10 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
                 stack.extend(
                     (child, f"{key_path}[{index}]", depth + 1)
                     for index, child in enumerate(alternatives)
-                    if isinstance(child, Mapping)
+                    if is_object(child)
                 )
         properties = node.get("properties")
-        if not isinstance(properties, Mapping):
+        if not is_object(properties):
             continue
         required = node.get("required")
         required_names = (
@@ -622,7 +622,7 @@ def _params(tool: Tool, context: Context, texts: _Texts) -> Iterator[_Param]:
                 context.record_cap("max_params", props_path, "every further parameter")
                 return
             sub = properties[name]
-            if not isinstance(sub, Mapping):
+            if not is_object(sub):
                 continue
             location = _child_path(props_path, str(name))
             yield _Param(
