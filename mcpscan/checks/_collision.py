@@ -18,6 +18,7 @@ of their arguments.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 from collections.abc import Iterable, Sequence
@@ -492,10 +493,11 @@ def _claims_to_replace(
     text: str, name: str, *, wraps: bool = True, about: frozenset[str] | None = None
 ) -> bool:
     lowered = text.lower()
+    own_subject = _OwnSubject(lowered, about | {name.lower()}) if about is not None else None
     for found in REPLACE_CUES.finditer(lowered):
         if not wraps and _WRAP_CUE.match(found.group()):
             continue
-        if about is not None and _describes_own_subject(lowered, found, about | {name.lower()}):
+        if own_subject is not None and own_subject.describes(found):
             continue
         # "No sustituye a ninguna otra herramienta", "this does not replace
         # Box's share link": a disclaimer, the opposite of a claim.
@@ -509,17 +511,36 @@ def _claims_to_replace(
     return False
 
 
-def _describes_own_subject(lowered: str, found: regex.Match[str], named: frozenset[str]) -> bool:
+class _OwnSubject:
     """Is a retire word ("legacy", "veraltet", "obsoleto") an adjective of
     the tool's own subject: "Submit a job to the legacy Torque cluster",
-    in a sentence that names neither the other server nor a tool? "X's
-    create_issue is deprecated" and "the legacy fetch tool" retire a tool."""
-    if not _vocabulary().retire.fullmatch(found.group()):
-        return False
-    begin = max((m.end() for m in _SENTENCE_END.finditer(lowered, 0, found.start())), default=0)
-    end_match = _SENTENCE_END.search(lowered, found.end())
-    sentence = lowered[begin : end_match.start() if end_match else len(lowered)]
-    return not _names_any(sentence, named) and not _RETIRED_TOOL.search(sentence)
+    in a sentence that names neither the other server (``named``) nor a
+    tool? "X's create_issue is deprecated" and "the legacy fetch tool"
+    retire a tool. Sentence bounds are found once and each sentence is
+    judged once, so a text of many retire words costs one pass."""
+
+    def __init__(self, lowered: str, named: frozenset[str]) -> None:
+        self.lowered = lowered
+        # The other server's words as one pattern, as ``_names_any`` reads them.
+        words = "|".join(regex.escape(word) for word in sorted(named) if word)
+        self._named = regex.compile(rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])" if words else "(?!)")
+        self._ends: list[tuple[int, int]] | None = None
+        self._judged: dict[int, bool] = {}
+
+    def describes(self, found: regex.Match[str]) -> bool:
+        if not _vocabulary().retire.fullmatch(found.group()):
+            return False
+        if self._ends is None:
+            self._ends = [m.span() for m in _SENTENCE_END.finditer(self.lowered)]
+        at = bisect.bisect_left(self._ends, (found.start(), -1))
+        begin = self._ends[at - 1][1] if at else 0
+        if begin not in self._judged:
+            end = self._ends[at][0] if at < len(self._ends) else len(self.lowered)
+            sentence = self.lowered[begin:end]
+            self._judged[begin] = not self._named.search(sentence) and not (
+                _RETIRED_TOOL.search(sentence)
+            )
+        return self._judged[begin]
 
 
 #: A tool or server as the thing retired: "the legacy tool", "deprecated endpoint".

@@ -644,14 +644,32 @@ def _long_hyphenated_word(word: str) -> bool:
     return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN))
 
 
-def _name_hyphenated_as_prose(located: LocatedString, prose: str, index: int) -> bool:
+#: A run of letters, soft hyphens and hyphens: one match per run, no backtracking.
+_COMPOUND_RUN = regex.compile(r"[\p{L}\u00ad\-]++")
+
+
+def soft_hyphenated_words(name: str, prose: str) -> frozenset[str]:
+    """The (case-folded) words of ``prose`` that hold a soft hyphen, read
+    once per tool and only when its ``name`` has one."""
+    if _SOFT_HYPHEN not in name or _SOFT_HYPHEN not in prose:
+        return frozenset()
+    return frozenset(
+        run.group().strip("-").casefold()
+        for run in _COMPOUND_RUN.finditer(prose)
+        if _SOFT_HYPHEN in run.group()
+    )
+
+
+def _name_hyphenated_as_prose(
+    located: LocatedString, prose_words: frozenset[str], index: int
+) -> bool:
     # A tool name that keeps the soft hyphen its own description puts in the
     # same long compound ("mehrspur\u00adaufnahme_starten" beside "Startet
     # eine Mehrspur\u00adaufnahme"): a typesetter's habit copied into the
     # name, hiding nothing the description does not show. Not: a soft hyphen
     # in a name the description never writes that way ("read\u00adfile" to
     # pass for another tool), nor next to a separator ("send\u00ad_email").
-    if located.field != "name" or located.is_key or _SOFT_HYPHEN not in prose:
+    if located.field != "name" or located.is_key or not prose_words:
         return False
     if not (
         _matches(_LETTER, _char_at(located.raw, index - 1))
@@ -659,7 +677,7 @@ def _name_hyphenated_as_prose(located: LocatedString, prose: str, index: int) ->
     ):
         return False
     word = _compound_around(located.raw, index)
-    return _long_hyphenated_word(word) and word.casefold() in prose.casefold()
+    return _long_hyphenated_word(word) and word.casefold() in prose_words
 
 
 def _in_compound(text: str, at: int) -> bool:
@@ -773,10 +791,12 @@ _NAMES_BREAK_CONTROL = {
 class _StringScan:
     """Classifies the candidate characters of one string; one instance per string."""
 
-    def __init__(self, located: LocatedString, budget: _Budget, prose: str = "") -> None:
+    def __init__(
+        self, located: LocatedString, budget: _Budget, prose_words: frozenset[str] = frozenset()
+    ) -> None:
         self.located = located
-        #: The tool's description, for a name that keeps its typography.
-        self.prose = prose
+        #: The description's soft-hyphenated words, for a name that keeps them.
+        self.prose_words = prose_words
         self.text = located.raw
         found = _non_ascii_matches(_CANDIDATE, self.text)
         self.positions = [m.start() for m in itertools.islice(found, budget.chars_left + 1)]
@@ -916,7 +936,7 @@ class _StringScan:
             return self.disclosed_break(index, char)
         if char == _SOFT_HYPHEN:
             return _is_hyphenation_hint(self.located, text, index) or _name_hyphenated_as_prose(
-                self.located, self.prose, index
+                self.located, self.prose_words, index
             )
         if _VARIATION_SELECTOR.match(char):
             return _legit_variation_selector(text, index)
@@ -1043,9 +1063,11 @@ def _looks_latin(char: str) -> bool:
     return len(skeleton) == 1 and skeleton.isascii() and skeleton.isalpha()
 
 
-def _scan_string(located: LocatedString, budget: _Budget, prose: str = "") -> _StringResult | None:
-    """Everything hidden in one string, or None when it is clean (``prose``:
-    the tool's description)."""
+def _scan_string(
+    located: LocatedString, budget: _Budget, prose_words: frozenset[str] = frozenset()
+) -> _StringResult | None:
+    """Everything hidden in one string, or None when it is clean
+    (``prose_words``: the description's soft-hyphenated words)."""
     text = located.raw
     terminal = _render_terminal(located, budget)
     if text.isascii():
@@ -1053,7 +1075,7 @@ def _scan_string(located: LocatedString, budget: _Budget, prose: str = "") -> _S
             return None
         return _StringResult(located, (), "", "", "", (), (), terminal=terminal)
     surrogates = _lone_surrogates(located, budget)
-    scan = _StringScan(located, budget, prose)
+    scan = _StringScan(located, budget, prose_words)
     hits, tags, selectors = _flag_characters(scan)
     variation_message = _decode_selectors(selectors)
     if variation_message:
@@ -1325,7 +1347,7 @@ class HiddenUnicodeCheck:
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
         budget = _Budget(chars_left=_max_hidden_chars(context), render_left=_MAX_RENDER)
-        prose = tool.description or ""
+        prose = soft_hyphenated_words(tool.name, tool.description or "")
         results = [
             r for r in (_scan_string(s, budget, prose) for s in context.strings) if r is not None
         ]
