@@ -19,7 +19,15 @@ import pytest
 
 import mcpscan
 from mcpscan import ScanError
-from mcpscan._instruction import _checked, analyze, lexicon_languages
+from mcpscan._instruction import (
+    _checked,
+    analyze,
+    cue_spans,
+    last_word_negated,
+    lexicon_languages,
+    negation_spans,
+)
+from mcpscan._normalize import normalize
 
 # The other servers the agent is connected to: names in the text are told
 # apart as this server's tools, other servers' tools and their parameters.
@@ -460,6 +468,33 @@ def test_short_word_folded_onto_latin_matches_no_english_word() -> None:
     assert not clause.negated_action
     [clause] = analyze("Не отправляйте пароли.")
     assert "transmit" in clause.negated_cues
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("this does not replace", True),
+        ("it is not a replacement", True),
+        ("no sustituye", True),
+        ("no es un reemplazo", True),
+        ("ne remplace", True),
+        ("не заменяет", True),
+        ("nunca reemplaza", True),
+        # Two words between, or none at all, negate nothing here.
+        ("not at all a replacement", False),
+        ("this replaces", False),
+        # Russian "не" folds to "he": it negates a Russian word only.
+        ("he replaces", False),
+    ],
+)
+def test_last_word_negated_reads_every_languages_negations(text: str, negated: bool) -> None:
+    assert last_word_negated(normalize(text)) is negated
+
+
+def test_negation_and_cue_spans_are_found_in_normalized_text() -> None:
+    text = normalize("never send it, no need to ask the user") + " "
+    assert [text[start:end].strip() for start, end in negation_spans(text)] == ["never", "no"]
+    assert cue_spans(text, "noconfirm") == ((text.index("no need"), len(text) - 1),)
 
 
 @pytest.mark.parametrize(
