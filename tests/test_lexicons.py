@@ -495,6 +495,8 @@ def test_negation_and_cue_spans_are_found_in_normalized_text() -> None:
     text = normalize("never send it, no need to ask the user") + " "
     assert [text[start:end].strip() for start, end in negation_spans(text)] == ["never", "no"]
     assert cue_spans(text, "noconfirm") == ((text.index("no need"), len(text) - 1),)
+    [(start, end)] = cue_spans(text, "userchoice")
+    assert text[start:end] == "ask the user"
 
 
 @pytest.mark.parametrize(

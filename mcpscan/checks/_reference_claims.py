@@ -334,18 +334,14 @@ _CHOSEN_VALUE = regex.compile(
 )
 # The user decides, or the text only suggests: "if the user asks", "ask
 # the user first", "with the amount they confirm", "you can", "if you want
-# to sample an image first, that's X", "e.g.".
-_USER_DECIDES = regex.compile(
-    r"\b(?:the\s+user\s+(?:asks?|asked|wants?|wanted|requests?|requested|confirms?|confirmed|chooses)"
-    r"|ask\s+the\s+user|they\s+confirm|you\s+(?:can|may|could)|if\s+(?:requested|asked|needed)"
-    r"|if\s+you\s+(?:want|need|wish|prefer)"
-    r"|optional(?:ly)?|e\.g\.)"
-)
-# What the user gave, kept as it is: "keep cc and bcc exactly as the user
-# specified". Read in the payload word's own clause, after it.
-_AS_USER_GAVE = regex.compile(
-    r"\bas\s+(?:the\s+user|they)\s+(?:specified|gave|typed|entered|wrote|listed|chose|asked)\b"
-)
+# to sample an image first, that's X", "e.g.", "keep cc and bcc exactly as
+# the user specified". The lexicons' ``userchoice`` cue, every language.
+_USER_CHOICE = "userchoice"
+
+
+def _user_chooses(text: str) -> bool:
+    """Does ``text`` (lower-cased) leave the values to the user?"""
+    return bool(cue_spans(normalize(text), _USER_CHOICE))
 
 
 # A value given as an example ("needs a `ticket_key` such as PLAT-1234 —
@@ -360,7 +356,7 @@ def chooses_values(sentence: str) -> bool:
     """Does the sentence fix values for the other tool's call that the user
     did not choose ("order sku sg-arb-500 through shop.place_order", "set the
     lock to 'unlocked' via set_lock")?"""
-    if _USER_DECIDES.search(sentence):
+    if _user_chooses(sentence):
         return False
     return any(
         not _EXAMPLE_BEFORE.search(sentence, max(0, value.start() - _EXAMPLE_REACH), value.start())
@@ -396,7 +392,7 @@ def _negated_in_clause(sentence: str, at: int) -> bool:
 
 def _kept_as_given(sentence: str, at: int) -> bool:
     """Does the clause after ``at`` keep the value as the user gave it?"""
-    return bool(_AS_USER_GAVE.search(_CLAUSE_BREAK.split(sentence[at:], maxsplit=1)[0]))
+    return _user_chooses(_CLAUSE_BREAK.split(sentence[at:], maxsplit=1)[0])
 
 
 def claims_trust(text: str, name: str) -> bool:
