@@ -16,6 +16,7 @@ from importlib import resources
 from importlib.abc import Traversable
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan import ScanError
@@ -365,11 +366,7 @@ QUIET: list[tuple[str, str]] = [
 def _intents(description: str) -> set[str]:
     tool = {"name": ME, "description": description}
     report = mcpscan.scan(tool, {**OTHERS, "me": [tool, *SIBLINGS]}, server="me")
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id.startswith("intent.") and s.confidence >= 0.35
-    }
+    return reviewable_rules(report, "intent.")
 
 
 @pytest.mark.parametrize(("language", "rule", "description"), FIRES)
