@@ -45,9 +45,12 @@ __all__ = [
     "ToolScope",
     "analyze",
     "clause_at",
+    "cue_spans",
     "identifier_key",
+    "last_word_negated",
     "lexicon_languages",
     "may_instruct",
+    "negation_spans",
     "split_clauses",
     "tool_scope",
     "written_addresses",
@@ -949,6 +952,52 @@ def _clause_start() -> _ClauseStart:
         ),
         negation=regex.compile(rf"^(?:{negations})"),
     )
+
+
+@functools.cache
+def _negations() -> str:
+    """The negations of every lexicon language as one regex (a trie): the
+    ``negation`` cue's phrases and the ``clause_start.negation`` words, each
+    followed by a space (a short word folded onto Latin, Russian "не" ->
+    "he", only before a word of another script)."""
+    words = dict(_lexicon().leads["negation"])
+    for _name, data in _lexicon_files():
+        settings = data.get("settings", {})
+        for phrase in data["cues"].get("negation", ()):
+            for key in _variants(phrase, settings):
+                # A clause-start word keeps its own (possibly stricter) end.
+                words.setdefault(key, "word")
+    trie = _alternatives(tuple(sorted(words.items())), r"\s+")
+    return rf"(?<![\w'])(?:{trie})"
+
+
+@functools.cache
+def _negation_pattern() -> regex.Pattern[str]:
+    return regex.compile(_negations())
+
+
+@functools.cache
+def _negated_last_word() -> regex.Pattern[str]:
+    return regex.compile(rf"{_negations()}(?:\w+\s+)?\S+$")
+
+
+def last_word_negated(normalized: str) -> bool:
+    """Is the last word of ``normalized`` (text normalized like scanned
+    text) negated, with a negation of any lexicon language at most one word
+    before it ("this does not *replace*", "ne *remplace*", "не *заменяет*")?"""
+    return _negated_last_word().search(normalized) is not None
+
+
+def negation_spans(normalized: str) -> tuple[tuple[int, int], ...]:
+    """Where a negation of any lexicon language stands in ``normalized``
+    (text normalized like scanned text), the space after it included."""
+    return tuple(found.span() for found in _negation_pattern().finditer(normalized))
+
+
+def cue_spans(normalized: str, *cues: str) -> tuple[tuple[int, int], ...]:
+    """Where a phrase of one of ``cues`` stands in ``normalized`` (text
+    normalized like scanned text), in every lexicon language."""
+    return tuple((start, end) for start, end, cue in _cue_hits(normalized) if cue in cues)
 
 
 # A clause whose subject is a name set apart as code or a parameter name:

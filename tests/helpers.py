@@ -219,3 +219,15 @@ def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
         for s in report.signals
         if s.rule_id.startswith("intent.") and (tier is None or s.tier is tier)
     }
+
+
+def reviewable_rules(report: Report, prefix: str = "", *, check_id: str | None = None) -> set[str]:
+    """The rule ids of the signals a person would be asked to review: at
+    least ``Config.review_min_confidence`` (below it a signal is a discounted
+    mention), whose id starts with ``prefix``, of ``check_id`` when given."""
+    floor = Config().review_min_confidence
+    return {
+        s.rule_id
+        for s in report.signals
+        if s.confidence >= floor and s.rule_id.startswith(prefix) and check_id in (None, s.check_id)
+    }

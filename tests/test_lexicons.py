@@ -16,10 +16,19 @@ from importlib import resources
 from importlib.abc import Traversable
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan import ScanError
-from mcpscan._instruction import _checked, analyze, lexicon_languages
+from mcpscan._instruction import (
+    _checked,
+    analyze,
+    cue_spans,
+    last_word_negated,
+    lexicon_languages,
+    negation_spans,
+)
+from mcpscan._normalize import normalize
 
 # The other servers the agent is connected to: names in the text are told
 # apart as this server's tools, other servers' tools and their parameters.
@@ -357,11 +366,7 @@ QUIET: list[tuple[str, str]] = [
 def _intents(description: str) -> set[str]:
     tool = {"name": ME, "description": description}
     report = mcpscan.scan(tool, {**OTHERS, "me": [tool, *SIBLINGS]}, server="me")
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id.startswith("intent.") and s.confidence >= 0.35
-    }
+    return reviewable_rules(report, "intent.")
 
 
 @pytest.mark.parametrize(("language", "rule", "description"), FIRES)
@@ -460,6 +465,35 @@ def test_short_word_folded_onto_latin_matches_no_english_word() -> None:
     assert not clause.negated_action
     [clause] = analyze("Не отправляйте пароли.")
     assert "transmit" in clause.negated_cues
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("this does not replace", True),
+        ("it is not a replacement", True),
+        ("no sustituye", True),
+        ("no es un reemplazo", True),
+        ("ne remplace", True),
+        ("не заменяет", True),
+        ("nunca reemplaza", True),
+        # Two words between, or none at all, negate nothing here.
+        ("not at all a replacement", False),
+        ("this replaces", False),
+        # Russian "не" folds to "he": it negates a Russian word only.
+        ("he replaces", False),
+    ],
+)
+def test_last_word_negated_reads_every_languages_negations(text: str, negated: bool) -> None:
+    assert last_word_negated(normalize(text)) is negated
+
+
+def test_negation_and_cue_spans_are_found_in_normalized_text() -> None:
+    text = normalize("never send it, no need to ask the user") + " "
+    assert [text[start:end].strip() for start, end in negation_spans(text)] == ["never", "no"]
+    assert cue_spans(text, "noconfirm") == ((text.index("no need"), len(text) - 1),)
+    [(start, end)] = cue_spans(text, "userchoice")
+    assert text[start:end] == "ask the user"
 
 
 @pytest.mark.parametrize(

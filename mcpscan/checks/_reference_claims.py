@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import regex
 
+from .._instruction import cue_spans, last_word_negated, negation_spans
+from .._normalize import normalize
+
 __all__ = [
     "REPLACE_CUES",
     "carries_payload",
@@ -91,15 +94,6 @@ _RETIRED_BEFORE = regex.compile(
 # puppeteer_navigate request through this tool", "redirect X calls to it".
 _ROUTE_BEFORE = regex.compile(r"\b(?:route|reroute|redirect|proxy|funnel)(?:s|d|ed)?\b[^.;]{0,30}$")
 _THROUGH_HERE_AFTER = regex.compile(r"^[^.;]{0,40}?\b(?:through|via|to|into)\s+(?:this|it)\b")
-
-# A negation right before a cue: "this does not replace Box's
-# secure_share_link", "is not a replacement for X", "n'est pas", "ne
-# remplace aucun", "non sostituisce", "não substitui", "nie zastępuje",
-# "не заменяет".
-_NEGATED = regex.compile(
-    r"(?:\bnot|n't|\bnever|\bno|\bpas|\bnicht|\bno\s+es|\bne|\bnon|\bnão|\bnie|\bне)"
-    r"\s+(?:\w+\s+)?$"
-)
 
 # Any replace cue at all (the undirected prefilter of a string).
 REPLACE_CUES = regex.compile(
@@ -193,12 +187,14 @@ _PAYLOAD_WORDS = regex.compile(
     r"|\bwithout\s+(?:asking|confirm\w*|telling|notify\w*|the\s+user)|\bsilently\b"
     r"|\bdo\s+not\s+(?:tell|inform|mention|notify)\b"
 )
-# A negation before a payload word in its own clause: "does not add or
-# change cc", "never ... without asking". "No need to confirm, ... silently"
-# waves a safeguard away and negates nothing.
-_NEGATION = regex.compile(r"\b(?:not|never)\b|n't\b|\bno\b(?!\s+need)")
 #: How far before a payload word its negation may stand.
 _PAYLOAD_NEGATION_REACH = 60
+# A negation that waives a step rather than negating the act: one inside
+# a phrase that keeps the user out ("no need to ask the user", "without
+# asking", "do not ask for confirmation") or one right before an
+# obligation ("no need to confirm, ... silently"). "Never bcc anyone",
+# "does not add or change cc" negate the act.
+_KEEPS_USER_OUT = ("noconfirm", "conceal", "covert")
 
 # A look-alike name's own text claiming the trust of the tool it imitates:
 # "the official Brave endpoint", "the canonical one", "the real", "the same
@@ -218,10 +214,24 @@ _RANKS_SELF = "|".join(
 )
 
 
+# The last words before a cue and the cue's first word, where its negation
+# stands: "this does not replace", "no sustituye", "n'est pas", "не заменяет".
+_LAST_WORDS = regex.compile(r"(?:\S+\s+){1,4}$")
+_FIRST_WORD = regex.compile(r"\S+")
+#: How far before a cue its last words are looked for.
+_LAST_WORDS_REACH = 160
+
+
 def negated_before(text: str, at: int) -> bool:
     """Is the cue at ``at`` negated ("this does not replace X", "no
-    sustituye a ninguna otra herramienta", "n'est pas ...")?"""
-    return _NEGATED.search(text, 0, at) is not None
+    sustituye a ninguna otra herramienta", "n'est pas ...")? The negations
+    are the lexicons' (``negation`` cues and ``clause_start.negation``
+    words of every language), at most one word before the cue's first."""
+    before = _LAST_WORDS.search(text, max(0, at - _LAST_WORDS_REACH), at)
+    first = _FIRST_WORD.match(text, at)
+    if before is None or first is None:
+        return False
+    return last_word_negated(normalize(before.group() + first.group()))
 
 
 # A clause break between a replace cue and a name: the cue's object ended
@@ -324,18 +334,14 @@ _CHOSEN_VALUE = regex.compile(
 )
 # The user decides, or the text only suggests: "if the user asks", "ask
 # the user first", "with the amount they confirm", "you can", "if you want
-# to sample an image first, that's X", "e.g.".
-_USER_DECIDES = regex.compile(
-    r"\b(?:the\s+user\s+(?:asks?|asked|wants?|wanted|requests?|requested|confirms?|confirmed|chooses)"
-    r"|ask\s+the\s+user|they\s+confirm|you\s+(?:can|may|could)|if\s+(?:requested|asked|needed)"
-    r"|if\s+you\s+(?:want|need|wish|prefer)"
-    r"|optional(?:ly)?|e\.g\.)"
-)
-# What the user gave, kept as it is: "keep cc and bcc exactly as the user
-# specified". Read in the payload word's own clause, after it.
-_AS_USER_GAVE = regex.compile(
-    r"\bas\s+(?:the\s+user|they)\s+(?:specified|gave|typed|entered|wrote|listed|chose|asked)\b"
-)
+# to sample an image first, that's X", "e.g.", "keep cc and bcc exactly as
+# the user specified". The lexicons' ``userchoice`` cue, every language.
+_USER_CHOICE = "userchoice"
+
+
+def _user_chooses(text: str) -> bool:
+    """Does ``text`` (lower-cased) leave the values to the user?"""
+    return bool(cue_spans(normalize(text), _USER_CHOICE))
 
 
 # A value given as an example ("needs a `ticket_key` such as PLAT-1234 —
@@ -350,7 +356,7 @@ def chooses_values(sentence: str) -> bool:
     """Does the sentence fix values for the other tool's call that the user
     did not choose ("order sku sg-arb-500 through shop.place_order", "set the
     lock to 'unlocked' via set_lock")?"""
-    if _USER_DECIDES.search(sentence):
+    if _user_chooses(sentence):
         return False
     return any(
         not _EXAMPLE_BEFORE.search(sentence, max(0, value.start() - _EXAMPLE_REACH), value.start())
@@ -371,14 +377,22 @@ def carries_payload(sentence: str) -> bool:
 
 
 def _negated_in_clause(sentence: str, at: int) -> bool:
-    """Is there a negation before ``at`` with no clause break between?"""
+    """Is there a negation (the lexicons', every language) before ``at``
+    with no clause break between, and not one that only waives a step?"""
     window = sentence[max(0, at - _PAYLOAD_NEGATION_REACH) : at]
-    return bool(_NEGATION.search(_CLAUSE_BREAK.split(window)[-1]))
+    # Normalizing drops the space a negation right before ``at`` ends in.
+    piece = normalize(_CLAUSE_BREAK.split(window)[-1]) + " "
+    keeps_out = cue_spans(piece, *_KEEPS_USER_OUT)
+    obligations = {start for start, _end in cue_spans(piece, "modal")}
+    return any(
+        end not in obligations and not any(k_start <= start < k_end for k_start, k_end in keeps_out)
+        for start, end in negation_spans(piece)
+    )
 
 
 def _kept_as_given(sentence: str, at: int) -> bool:
     """Does the clause after ``at`` keep the value as the user gave it?"""
-    return bool(_AS_USER_GAVE.search(_CLAUSE_BREAK.split(sentence[at:], maxsplit=1)[0]))
+    return _user_chooses(_CLAUSE_BREAK.split(sentence[at:], maxsplit=1)[0])
 
 
 def claims_trust(text: str, name: str) -> bool:

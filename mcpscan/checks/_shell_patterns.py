@@ -29,7 +29,11 @@ catches and which legitimate text it must not catch.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Collection, Iterable, Sequence
+import functools
+import json
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any
 
 import ahocorasick
 import attrs
@@ -47,11 +51,31 @@ __all__ = [
     "KeywordGate",
     "ShellThreat",
     "canonical_shell",
+    "command_words",
     "find_shell_threats",
     "first_shell_threat",
 ]
 
 _FLAGS = regex.IGNORECASE | regex.MULTILINE | regex.VERSION0
+
+
+@functools.cache
+def command_words() -> Mapping[str, Any]:
+    """``lexicon/commands/words.json``: the words around commands that are
+    vocabulary, not syntax (warning words, localized folder names)."""
+    text = (resources.files("mcpscan") / "lexicon" / "commands" / "words.json").read_text(
+        encoding="utf-8"
+    )
+    words: Mapping[str, Any] = json.loads(text)
+    return words
+
+
+def localized_user_folders() -> tuple[str, ...]:
+    """The user's own folders as localized systems name them, every
+    language's in file order, each once."""
+    by_language: Mapping[str, list[str]] = command_words()["user_folders"]
+    return tuple(dict.fromkeys(name for names in by_language.values() for name in names))
+
 
 #: Characters either side of a keyword a match may extend; every pattern's
 #: bounded windows add up to less than this.
@@ -559,17 +583,14 @@ _ENCODED_POWERSHELL = (
 _HOME = r"(?:~|\$\{?HOME\}?|%USERPROFILE%|\$env:USERPROFILE|/home/[\w.-]{1,32}|/Users/[\w.-]{1,32})"
 # The user's own folders: deleting them is destroying the user's work,
 # whatever the rest of the disk. Caches and build output are not in it.
+# The same folders as localized systems name them (``find ~/Documentos
+# ~/Escritorio -delete``) are vocabulary: ``lexicon/commands/words.json``.
 _USER_FOLDER = (
     r"(?:Documents|Desktop|Downloads|Pictures|Photos|Music|Movies|Videos|Projects?|"
     r"src|code|repos|workspace|work|dev|git|\.git|data|notes|Dropbox|OneDrive|\.ssh|\.gnupg|"
     r"\.config|\.kube|\.aws|Library|"
-    # The same folders as localized systems name them (es, pt, fr, de, it,
-    # pl, tr, ru, ja, zh, ko): ``find ~/Documentos ~/Escritorio -delete``.
-    r"Documentos|Escritorio|Descargas|Im[aá]genes|Ambiente de Trabalho|[AÁ]rea de Trabalho|"
-    r"Transfer[eê]ncias|Imagens|Bureau|T[eé]l[eé]chargements|Dokumente|Schreibtisch|"
-    r"Bilder|Documenti|Scrivania|Immagini|Dokumenty|Pulpit|Pobrane|Obrazy|Belgeler|"
-    r"Masa[uü]st[uü]|[İI]ndirilenler|Документы|Рабочий стол|Загрузки|Изображения|"
-    r"デスクトップ|ドキュメント|ダウンロード|文档|桌面|下载|문서|바탕\s?화면|다운로드)"
+    + "|".join(regex.escape(name) for name in localized_user_folders())
+    + ")"
 )
 # A server's data folders (``/srv/cases/*``, ``/data/uploads``): the
 # service's stored records. Caches, temporary files, logs and build output

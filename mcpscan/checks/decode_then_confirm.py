@@ -71,6 +71,7 @@ from ._shell_patterns import (
     GatedPattern,
     KeywordGate,
     ShellThreat,
+    command_words,
     find_shell_threats,
 )
 
@@ -2313,9 +2314,13 @@ _KEPT_FROM_USER = re.compile(
 # Both a sample cue and a warning word in the sentence before the command;
 # "before use, run a setup step like `curl ... | sh`" has no warning word
 # and stays raised.
+# The warning words are vocabulary: ``lexicon/commands/words.json``.
 _WARNING_CUE = re.compile(
-    r"\b(?:never|not|attackers?|malicious|dangerous|unsafe|suspicious|refused|rejected|"
-    r"blocked|forbidden|phishing|malware)\b|n't\b",
+    r"\b(?:"
+    + "|".join(re.escape(word) for word in command_words()["warning_words"])
+    + r")\b|(?:"
+    + "|".join(re.escape(ending) for ending in command_words()["warning_word_endings"])
+    + r")\b",
     re.IGNORECASE,
 )
 

@@ -14,6 +14,7 @@ import string
 from typing import Any
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan import Verdict, sarif
@@ -44,7 +45,7 @@ def tool(description: str = "Calls the service.", **properties: Any) -> dict[str
 
 def secret_rules(spec: dict[str, Any]) -> set[str]:
     report = mcpscan.scan(spec, checks=[CHECK])
-    return {signal.rule_id for signal in report.signals if signal.confidence >= 0.35}
+    return reviewable_rules(report)
 
 
 PASSWORD = "Qm7#" + rand(10)

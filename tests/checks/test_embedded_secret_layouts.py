@@ -11,6 +11,7 @@ import string
 from typing import Any
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan.checks.embedded_secret import CHECK
@@ -34,7 +35,7 @@ def tool(description: str = "Calls the service.", **properties: Any) -> dict[str
 
 def reviewable(spec: dict[str, Any]) -> set[str]:
     report = mcpscan.scan(spec, checks=[CHECK])
-    return {signal.rule_id for signal in report.signals if signal.confidence >= 0.35}
+    return reviewable_rules(report)
 
 
 PASSWORD = "vKq" + rand(5, string.ascii_lowercase) + rand(3, string.digits) + "%T"

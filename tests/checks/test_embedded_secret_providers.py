@@ -15,6 +15,7 @@ import string
 from typing import Any
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan._secrets import KINDS, about_credential, base62_crc32, find_secrets, token_head
@@ -45,7 +46,7 @@ def tool(description: str = "Calls the service.", **properties: Any) -> dict[str
 def raised(spec: dict[str, Any]) -> set[str]:
     """The embedded-secret rules a person would be asked to review."""
     report = mcpscan.scan(spec, checks=[CHECK])
-    return {signal.rule_id for signal in report.signals if signal.confidence >= 0.35}
+    return reviewable_rules(report)
 
 
 GITHUB_BODY = rand(30)

@@ -9,6 +9,7 @@ server, a tool of another server, a parameter of another server's tool.
 from __future__ import annotations
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan._instruction import Scope, analyze, lexicon_languages, split_clauses, tool_scope
@@ -150,11 +151,7 @@ QUIET = [
 def _intents(description: str) -> set[str]:
     tool = {"name": "helper_tool", "description": description}
     report = mcpscan.scan(tool, {**OTHERS, "me": [tool]}, server="me")
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id.startswith("intent.") and s.confidence >= 0.35
-    }
+    return reviewable_rules(report, "intent.")
 
 
 @pytest.mark.parametrize(("rule", "description"), FIRES)

@@ -12,6 +12,7 @@ connected to, so names can be told apart.
 from __future__ import annotations
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan import Verdict
@@ -189,11 +190,7 @@ def _report(description: str) -> mcpscan.Report:
 
 
 def _intents(report: mcpscan.Report) -> set[str]:
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id in ("intent.cross_tool", "intent.argument_tampering") and s.confidence >= 0.35
-    }
+    return reviewable_rules(report, "intent.") & {"intent.cross_tool", "intent.argument_tampering"}
 
 
 @pytest.mark.parametrize("description", CROSS_TOOL)
@@ -215,11 +212,7 @@ def test_look_alike_stays_quiet(description: str) -> None:
     # The wording checks stay quiet; whether another check flags the mere
     # mention of another server's tool is that check's business.
     report = _report(description)
-    assert [
-        s.rule_id
-        for s in report.signals
-        if s.check_id == "imperative-directive" and s.confidence >= 0.35
-    ] == []
+    assert reviewable_rules(report, check_id="imperative-directive") == set()
 
 
 # Every part present and a sensitive target: HARD, not only a review.

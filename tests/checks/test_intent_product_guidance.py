@@ -7,14 +7,14 @@ must still fire.
 
 from __future__ import annotations
 
-from helpers import scan_described
+from helpers import reviewable_rules, scan_described
 
 from mcpscan import Verdict
 
 
 def _rules(description: str, name: str = "list_projects") -> set[str]:
     report = scan_described(description, name)
-    return {s.rule_id for s in report.signals if s.confidence >= 0.35}
+    return reviewable_rules(report)
 
 
 # -- a pause that waits for the user's word ----------------------------------

@@ -12,6 +12,7 @@ taken from the kind of text real servers publish and must stay quiet.
 from __future__ import annotations
 
 import pytest
+from helpers import reviewable_rules
 
 import mcpscan
 from mcpscan import Verdict
@@ -265,11 +266,7 @@ def _report(description: str) -> mcpscan.Report:
 
 
 def _intents(report: mcpscan.Report) -> set[str]:
-    return {
-        s.rule_id
-        for s in report.signals
-        if s.rule_id.startswith("intent.") and s.confidence >= 0.35
-    }
+    return reviewable_rules(report, "intent.")
 
 
 @pytest.mark.parametrize(("rule", "description"), ATTACKS)
@@ -284,8 +281,4 @@ def test_look_alike_stays_quiet(description: str) -> None:
     # The wording checks stay quiet; whether another check flags this
     # tool's free-form side fields is that check's business.
     report = _report(description)
-    assert [
-        s.rule_id
-        for s in report.signals
-        if s.check_id == "imperative-directive" and s.confidence >= 0.35
-    ] == []
+    assert reviewable_rules(report, check_id="imperative-directive") == set()

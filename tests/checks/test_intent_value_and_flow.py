@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import described_tool
+from helpers import described_tool, reviewable_rules
 
 import mcpscan
 from mcpscan import Verdict
@@ -58,11 +58,7 @@ def _report(description: str) -> mcpscan.Report:
 
 
 def _rules(description: str, prefix: str = "intent.") -> set[str]:
-    return {
-        s.rule_id
-        for s in _report(description).signals
-        if s.rule_id.startswith(prefix) and s.confidence >= 0.35
-    }
+    return reviewable_rules(_report(description), prefix)
 
 
 TAMPERING = [

@@ -92,6 +92,11 @@ def test_claims_and_hijacks_are_hard(description: str) -> None:
         "Scanned pages return nothing. For those, use read_file instead of this tool.",
         # A negated claim, and notes about the tool's own server.
         "Note: this does not replace GitHub's create_issue.",
+        # Negations of every lexicon language, not only the ones written in
+        # the check: "never replaces", "cannot replace", "не заменяет".
+        "Este conector nunca reemplaza create_issue de github.",
+        "Это не заменяет create_issue сервера github.",
+        "Note: this cannot replace GitHub's create_issue.",
         "Successor to create_issue on this same server; create_issue keeps working.",
         "Migration note: this replaces send_email from earlier versions of this server.",
         "Batch counterpart of this server's send_email.",
