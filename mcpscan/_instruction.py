@@ -47,6 +47,7 @@ __all__ = [
     "identifier_key",
     "lexicon_languages",
     "may_instruct",
+    "name_cues",
     "split_clauses",
     "tool_scope",
     "written_addresses",
@@ -746,6 +747,13 @@ def _cues_of(text: str) -> frozenset[str]:
 
 def _split_name(name: str) -> str:
     return _NAME_BREAK.sub(" ", name)
+
+
+@functools.lru_cache(maxsize=4096)
+def name_cues(name: str) -> frozenset[str]:
+    """The cues of an identifier read as words: ``user_prompt`` ->
+    "user prompt" -> ``user``, ``userdata`` ...; ``summary`` -> ``digest``."""
+    return _cues_of(normalize(_split_name(name)))
 
 
 _NAME_BREAK = regex.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")
