@@ -2403,8 +2403,12 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         return None
     if clause.has("render") and (clause.urls) and data:
         return _common(clause, "render-with-data")
+    # "Creates a contact with name, email, and surname", "the token grants
+    # access to the Email API": "email" names a field or a product there,
+    # nothing is sent (``_named_things``); "email the user's notes to
+    # ops@example.net" still sends.
     if (
-        clause.has("transmit")
+        bool(clause.spans("transmit") - _named_things(clause))
         and data
         and (clause.urls or clause.emails or clause.has("destination"))
         and not _users_own_receiver(clause)
