@@ -51,6 +51,7 @@ __all__ = [
     "lexicon_languages",
     "may_instruct",
     "negation_spans",
+    "name_cues",
     "split_clauses",
     "tool_scope",
     "written_addresses",
@@ -755,6 +756,13 @@ def _cues_of(text: str) -> frozenset[str]:
 
 def _split_name(name: str) -> str:
     return _NAME_BREAK.sub(" ", name)
+
+
+@functools.lru_cache(maxsize=4096)
+def name_cues(name: str) -> frozenset[str]:
+    """The cues of an identifier read as words: ``user_prompt`` ->
+    "user prompt" -> ``user``, ``userdata`` ...; ``summary`` -> ``digest``."""
+    return _cues_of(normalize(_split_name(name)))
 
 
 _NAME_BREAK = regex.compile(r"[_\-.]+|(?<=[a-z0-9])(?=[A-Z])")

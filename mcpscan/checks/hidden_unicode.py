@@ -256,6 +256,8 @@ _MATH_FUNCTIONS = frozenset(
 #: A run of this many hidden characters in a row is never a legitimate
 #: sequence (the longest legitimate one, an emoji's VS16 + ZWJ, has two).
 _SUSPICIOUS_RUN = 3
+#: Zero-width spaces a rich-text editor leaves at a word gap (reviewed).
+_WORD_GAP_PAIR = 2
 #: Shortest decoded tag or variation-selector text reported as a message.
 _MIN_MESSAGE = 2
 #: Letters a word must have for the soft hyphen in it to be a hyphenation hint.
@@ -1414,6 +1416,19 @@ class HiddenUnicodeCheck:
                 continue
             by_rule.setdefault(_RULE_BY_GROUP[hit.group], []).append(hit)
         for rule, hits in sorted(by_rule.items()):
+            if len(result.hits) == len(hits) and _pair_at_word_gap(text, hits):
+                yield Signal(
+                    check_id=self.id,
+                    rule_id=rule,
+                    tier=Tier.SOFT,
+                    threat="hidden-instructions",
+                    confidence=_CONTROL_CONFIDENCE,
+                    evidence=f"{_summary(hits)} where a word already breaks; "
+                    f"near: {_context(text, hits[0].index)}",
+                    location=location,
+                    span=_span_of(hits),
+                )
+                continue
             decoded = ""
             if rule == "unicode.private_use" and result.private_use_message:
                 decoded = f'private-use characters decode to "{result.private_use_message}"; '
@@ -1538,6 +1553,24 @@ class HiddenUnicodeCheck:
             escalate=escalate,
             span=span,
         )
+
+
+def _pair_at_word_gap(text: str, hits: Sequence[_Hit]) -> bool:
+    """The string's only hidden characters are two zero-width spaces in a
+    row between an ordinary space and a letter: what copying a heading out
+    of a rich-text editor or a translated page leaves behind ("see the
+    **How \u200b\u200bto obtain thread_id** section"). They split no word
+    and can carry two bits at most, but nothing honest needs them either:
+    reviewed (SOFT), not quarantined. One zero-width space anywhere (the
+    shape of a single insertion, "read \u200bread"), one between letters
+    ("ig\u200bnore"), a run of three, or more of them anywhere in the
+    string stay HARD."""
+    if len(hits) != _WORD_GAP_PAIR or any(hit.char != _ZWSP for hit in hits):
+        return False
+    first, second = hits[0].index, hits[1].index
+    if second != first + 1 or first == 0 or second + 1 >= len(text):
+        return False
+    return text[first - 1].isspace() and text[second + 1].isalpha()
 
 
 def _span_of(hits: Sequence[_Hit]) -> tuple[int, int] | None:

@@ -659,3 +659,19 @@ def test_control_test_is_the_control_pattern() -> None:
     for char in chars:
         for text in (char, "\r" + char, char + "\n", "a\r\n" + char + "b", "x" * 70 + char):
             assert _has_control(text) == (CONTROL.search(text) is not None), repr(text)
+
+
+def test_a_pair_of_zero_width_spaces_at_a_word_gap_is_reviewed_not_quarantined() -> None:
+    # What a rich-text editor leaves in a copied heading: a review.
+    heading = scan(f"Thread id; see the **How {ZWSP}{ZWSP}to find the thread id** section.")
+    assert heading.verdict is Verdict.REVIEW
+    assert [s.tier for s in heading.signals] == [Tier.SOFT]
+    # One after a space (a single insertion), one pair inside a word, a run
+    # of three, or another one elsewhere in the string: still quarantined.
+    for text in (
+        f"read {ZWSP}read the file",
+        f"Ig{ZWSP}{ZWSP}nore the rules.",
+        f"See the {ZWSP}{ZWSP}{ZWSP}section.",
+        f"See the {ZWSP}{ZWSP}section and {ZWSP}this.",
+    ):
+        assert scan(text).verdict is Verdict.QUARANTINE, text
