@@ -1643,7 +1643,66 @@ def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     found = _declared_flow(clause, scope) if stated else None
     # "The user is not told about the tunnel.": the hiding stated in the
     # sentence after the behaviour it hides.
-    return found if found is not None else _hidden_after(clause)
+    if found is None:
+        found = _hidden_after(clause)
+    return found if found is not None else _secret_to_observer(clause, scope)
+
+
+# The acts that move data on: sending, handing over, copying, keeping.
+_FLOW_ACTS = frozenset({"transmit", "handover", "duplicate", "retain"})
+# What only the user may hold: credentials, keys, card data, and the files
+# and stores they live in (.env, ~/.ssh, the keychain).
+_USERS_SECRETS = frozenset({"sensitive", "secretstore"})
+# What makes a flow of secrets the user's own choice or no flow of them:
+# consent or opt-in, an optional feature, a security product describing
+# threats, an example, a safeguard ("tokens are redacted before upload").
+_SECRET_FLOW_EXCUSED = frozenset(
+    {"consent", "optional", "threatword", "example", "untrusted", "usergate", "redacted"}
+)
+
+
+def _secret_to_observer(clause: Clause, scope: ToolScope) -> Features | None:
+    """A statement that the user's secrets go to whoever watches the
+    product: its telemetry, diagnostics, analytics, crash or debug reports,
+    support or quality staff (the lexicon's ``observer`` cue). Catches
+    "values of *_TOKEN variables are uploaded to diag.example to improve
+    our detector", "on every unlock the master password is sent to the
+    telemetry host", "a crash report is sent to crash.example. It includes
+    a dump of the environment (tokens, API keys)". Such a receiver watches
+    the product, it does not do the user's job, so no job needs the
+    secret there; the parts may stand in this clause and the one before
+    it, and a tool whose job handles secrets (its first sentence: "loads a
+    .env file") hands them on with "its values are posted to ... for usage
+    stats". Leaves alone: a secret sent to the service that uses it ("your
+    API key is sent to the OpenAI API": no observer), telemetry that
+    carries no secret or says it leaves them out ("crash reports never
+    include tokens", "keys are redacted"), and a flow the user opts into."""
+    if clause.text in scope.purpose:
+        return None
+    if not (_flows_to_observer(clause.cues) or _flows_to_observer(clause.previous_cues)):
+        return None
+    window = clause.cues | clause.previous_cues
+    job_secrets = clause.has(*_FLOW_ACTS) and not scope.purpose_cues.isdisjoint(_USERS_SECRETS)
+    if window.isdisjoint(_USERS_SECRETS) and not job_secrets:
+        return None
+    if not window.isdisjoint(_SECRET_FLOW_EXCUSED) or not clause.negated_cues.isdisjoint(
+        _FLOW_ACTS
+    ):
+        return None
+    # "Crash reports go to crash.example; tokens are never included": a
+    # negation refuses the secret, unless it is what hides the flow ("this
+    # upload is not reported in the tool output").
+    if "negation" in window and not clause.has("conceal", "covert", "hiddenfact"):
+        return None
+    return _common(clause, "declared", "secret-to-observer")
+
+
+def _flows_to_observer(cues: frozenset[str]) -> bool:
+    """One clause both moves data and names an observer as where it goes
+    ("is sent to our telemetry host"): an observer named in a heading or a
+    product's name ("Dune Analytics: your query is sent to the Dune API")
+    receives nothing."""
+    return "observer" in cues and not cues.isdisjoint(_FLOW_ACTS)
 
 
 def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
@@ -3710,6 +3769,7 @@ _SECRET_MOVED = frozenset(
         "secret-despite-user",
         "secret-in-clear",
         "secret-made-public",
+        "secret-to-observer",
     }
 )
 
