@@ -1178,6 +1178,8 @@ class _Job(NamedTuple):
     # The words of the tool's name, titles, whole description and server id
     # (normalized): a service named anywhere there is the tool's own.
     mentioned: frozenset[str] = frozenset()
+    # The job is a lookup read from the name's query verb alone (``_queries``).
+    queried: bool = False
 
     @property
     def unknown(self) -> bool:
@@ -1243,7 +1245,8 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         domains = table.jobs(fit.request_text(*quiet))
         if "code" in domains and _codes_are_values(own):
             domains -= {"code"}
-    if not domains and _queries(tool) and not _quiet_text_jobs(params, table) - table.narrow:
+    queried = not domains and _queries(tool) and not _quiet_text_jobs(params, table) - table.narrow
+    if queried:
         domains = _LOOKUP
     # A name that names only narrow jobs decides the job: the first sentence
     # of ``spell_check`` ("... of an email draft") must not turn a spell
@@ -1278,6 +1281,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         inferred=inferred and not named,
         connected=narrow and bool(domains & table.connected),
         mentioned=fit.words(own) | fit.words(fit.request_text(tool.description or "")),
+        queried=queried,
     )
 
 
@@ -1669,6 +1673,8 @@ def _fits(request: _Request, job: _Job) -> bool:
 # login's password, a connector's token): raised on narrow jobs only, and
 # at a hint's weight on unknown ones.
 _NARROW_ONLY = frozenset({"account_password", fit.PROVIDER_CREDENTIAL})
+#: Requests that may be the key of a lookup whose job is only a query verb.
+_LOOKUP_KEYS = frozenset({"personal_id", "contact_details"})
 #: Requests derived from a credential word and a provider's name.
 _DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 
@@ -1676,6 +1682,11 @@ _DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Naming) -> float:
     """How much a request that does not fit the job weighs, by how plainly
     the parameter itself names it (``_naming``)."""
+    if job.queried and request.kind in _LOOKUP_KEYS:
+        # ``consultar_car`` by the owner's CPF: a lookup of a register may
+        # be keyed by the person it is about; a question for a person only
+        # when required, as on a job no word names.
+        return MEDIUM
     if job.narrow:
         return STRONG
     theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
@@ -1843,11 +1854,40 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         )._replace(
             hidden=spec.secret and job.narrow and _conceals(param),
             theft=spec.theft
-            and job.narrow
-            and not job.inferred
-            and not job.connected
+            and (
+                (job.narrow and not (job.inferred or job.connected))
+                or (_unreachable(spec) and _owned_request(param, request, job))
+            )
             and _plainly_asked(param, request),
         )
+
+
+def _owned_request(param: _Param, request: _Request, job: _Job) -> bool:
+    """Whether the parameter's own name, value shapes or description name
+    the request (not only a sentence of the tool's description around it),
+    on a job that is not sign-in: an auth tool handles secrets of many
+    kinds (a certificate's password read as a banking one)."""
+    return "auth" not in job.domains and _naming(param, request) is not _Naming.MENTIONED
+
+
+#: Jobs whose fit makes a secret something a device, a media library or a
+#: tool whose job is only guessed might plausibly take: how it is reached
+#: (a network, a server, a sign-in), its own account, a model it calls.
+_REACHED_THROUGH = frozenset(
+    {"network", "remote", "auth", fit.BROAD, "device", "media", "llm", "code", "shell"}
+)
+
+
+def _unreachable(spec: fit.RequestClass) -> bool:
+    """Whether no way of reaching or running a tool explains a theft class:
+    recovery words, a card's CVV and an online-banking PIN fit only wallets
+    and payments. A smart plug may take the Wi-Fi password, a media server
+    an SSH key, a tool whose job is a guess or a broad one (a mailer, a file
+    exporter) an account password; none of them takes a rain gauge owner's
+    CVV or a frost alert's wallet words, so such a request, plainly made
+    and not fitting the job, is hard whatever the job. A checkout, a
+    wallet or a bank's own tool fits and stays quiet."""
+    return bool(spec.fits) and not spec.fits & _REACHED_THROUGH
 
 
 def _disguised_request(param: _Param, job: _Job) -> Iterator[_Observation]:
