@@ -167,6 +167,15 @@ READ_VERBS = identifier_forms(
     )
 )
 READ_STEMS = normalized_forms(READ_VERBS)
+# Verbs that measure, estimate or follow something without changing it:
+# a tool named with one answers a question ("estimate_print_time",
+# "track_parcel", "detect_bpm", "predict_yield").
+QUERY_VERBS = identifier_forms(
+    w(
+        "estimate predict forecast detect measure track monitor calculate compute convert"
+        " recommend suggest rank lookup locate scan identify"
+    )
+)
 
 # Verbs whose effect reaches beyond the tool's own data: a message, a
 # payment, a publication, an upload.

@@ -1175,6 +1175,11 @@ class _Job(NamedTuple):
     # request its words do not explain is a question for a person (soft),
     # never proof (hard) on that ground alone.
     connected: bool = False
+    # The words of the tool's name, titles, whole description and server id
+    # (normalized): a service named anywhere there is the tool's own.
+    mentioned: frozenset[str] = frozenset()
+    # The job is a lookup read from the name's query verb alone (``_queries``).
+    queried: bool = False
 
     @property
     def unknown(self) -> bool:
@@ -1240,6 +1245,9 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         domains = table.jobs(fit.request_text(*quiet))
         if "code" in domains and _codes_are_values(own):
             domains -= {"code"}
+    queried = not domains and _queries(tool) and not _quiet_text_jobs(params, table) - table.narrow
+    if queried:
+        domains = _LOOKUP
     # A name that names only narrow jobs decides the job: the first sentence
     # of ``spell_check`` ("... of an email draft") must not turn a spell
     # checker into a mail client that may ask for the mail password, nor
@@ -1253,7 +1261,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         # stay (the word lists of the job table, not a lone "image" read as
         # file storage: a resizer stays narrow).
         if named & table.connected:
-            domains |= table.jobs(_own_text(tool, title))
+            domains |= table.jobs(_own_text(tool, title)) & _CONNECTIONS
     elif not named:
         # The tool's own text (name, titles, first sentence) decides over its
         # server's id: a dictionary on server ``slovar-online`` or a latency
@@ -1272,7 +1280,45 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         narrow=narrow,
         inferred=inferred and not named,
         connected=narrow and bool(domains & table.connected),
+        mentioned=fit.words(own) | fit.words(fit.request_text(tool.description or "")),
+        queried=queried,
     )
+
+
+#: The broad jobs a connected narrow tool's first sentence may add: how it
+#: is reached (a plug "joined to your Wi-Fi", a transcoder "over SSH", the
+#: service's own sign-in). Other words of that sentence are incidental
+#: ("Builds a playlist" is no software build that may ask for a bank account).
+_CONNECTIONS = frozenset({"network", "remote", "auth"})
+_LOOKUP = frozenset({"lookup"})
+
+
+def _queries(tool: Tool) -> bool:
+    """Whether the tool's name opens with a verb that reads, measures or
+    estimates (``get_fuel_level``, ``track_parcel``, ``estimate_print_time``,
+    ``consultar_horario``): whatever the thing it reads, in a domain no job
+    list names (a vehicle, a kitchen appliance, a warehouse), such a tool
+    answers a question and needs none of the user's secrets, identity
+    documents or conversation. The job this gives is a guess (soft only):
+    ``get_account_statement`` is still read from its words when they name
+    a job, and verbs that check a person (``verify``, ``validate``) are not
+    among these."""
+    words = cap.identifier_words(tool.name)
+    return bool(words) and words[0] in _QUERY_VERBS
+
+
+def _quiet_text_jobs(params: list[_Param], table: fit.FitTable) -> frozenset[str]:
+    """The jobs named by the names and descriptions of the parameters that
+    ask for nothing: an Argo CD resource lister's ``namespace`` "Filter by
+    Kubernetes namespace" says it is a cluster tool, whose ``kind`` filter
+    may name a Secret."""
+    quiet = [p for p in params if not table.asked(_param_text(p))]
+    return table.jobs(fit.request_text(*(f"{fit.split_identifier(p.name)} {p.raw}" for p in quiet)))
+
+
+_QUERY_VERBS = (cap.READ_VERBS | cap.QUERY_VERBS) - cap.identifier_forms(
+    cap.w("verify verifica verificar verifier verificare validate")
+)
 
 
 #: Narrow jobs that can be a whole service's step as well as a calculation:
@@ -1627,6 +1673,8 @@ def _fits(request: _Request, job: _Job) -> bool:
 # login's password, a connector's token): raised on narrow jobs only, and
 # at a hint's weight on unknown ones.
 _NARROW_ONLY = frozenset({"account_password", fit.PROVIDER_CREDENTIAL})
+#: Requests that may be the key of a lookup whose job is only a query verb.
+_LOOKUP_KEYS = frozenset({"personal_id", "contact_details"})
 #: Requests derived from a credential word and a provider's name.
 _DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 
@@ -1634,6 +1682,11 @@ _DERIVED = frozenset({fit.LLM_KEY, fit.PROVIDER_CREDENTIAL})
 def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Naming) -> float:
     """How much a request that does not fit the job weighs, by how plainly
     the parameter itself names it (``_naming``)."""
+    if job.queried and request.kind in _LOOKUP_KEYS:
+        # ``consultar_car`` by the owner's CPF: a lookup of a register may
+        # be keyed by the person it is about; a question for a person only
+        # when required, as on a job no word names.
+        return MEDIUM
     if job.narrow:
         return STRONG
     theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
@@ -1649,6 +1702,8 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
         if theft and named is not _Naming.MENTIONED:
             return STRONG
         return MEDIUM if secret else WEAK
+    if request.kind == fit.PROVIDER_CREDENTIAL and _stranger(request, job):
+        return STRONG if named is _Naming.NAME else OWN_WORDS
     if request.kind in _NARROW_ONLY:
         return 0.0
     # Secret material no job of this kind uses (an SSH key, a ``.netrc``,
@@ -1667,6 +1722,33 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
     return WEAK if secret else HINT
 
 
+#: Another account service's credential asked by the parameter's own
+#: description on a tool that never names the service: enough for a
+#: person to look, though prose alone is never hard.
+OWN_WORDS = 0.36
+
+
+_INTEGRATING = frozenset({"auth", "code", "shell"})
+
+
+def _stranger(request: _Request, job: _Job) -> bool:
+    """Whether a credential names a service the tool never mentions (its
+    name, titles, whole description, server id) on a job that is not
+    authentication: a sous-vide cooker "on your Wi-Fi" asking for the
+    user's Google password. A connector whose description names the
+    service (a calendar sync "with Google Calendar") takes its token. Only
+    account services (``fit.json``'s providers: Google, GitHub, Slack ...)
+    count: a database tool's ``postgres_password`` names an engine the
+    tool may serve without naming it; and jobs that wire services together
+    (sign-in, builds and pipelines, shells: a CI trigger's ``$GITHUB_TOKEN``)
+    take any service's token."""
+    return (
+        not job.domains & _INTEGRATING
+        and request.provider in fit.fit_table().providers
+        and request.provider not in job.mentioned
+    )
+
+
 class _Naming(enum.Enum):
     """Where a parameter's request was read."""
 
@@ -1680,8 +1762,12 @@ class _Naming(enum.Enum):
 
 def _naming(param: _Param, request: _Request) -> _Naming:
     table = fit.fit_table()
-    if request.shaped or request.kind in table.asked(
-        fit.request_text(fit.split_identifier(param.name))
+    name = fit.request_text(fit.split_identifier(param.name))
+    if request.shaped or request.kind in table.asked(name):
+        return _Naming.NAME
+    # ``google_password``: a credential word and the provider, both in the name.
+    if request.kind in _DERIVED and request.provider in fit.words(name) and (
+        fit.CREDENTIAL in table.asked(name)
     ):
         return _Naming.NAME
     description = param.schema.get("description")
@@ -1768,11 +1854,40 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
         )._replace(
             hidden=spec.secret and job.narrow and _conceals(param),
             theft=spec.theft
-            and job.narrow
-            and not job.inferred
-            and not job.connected
+            and (
+                (job.narrow and not (job.inferred or job.connected))
+                or (_unreachable(spec) and _owned_request(param, request, job))
+            )
             and _plainly_asked(param, request),
         )
+
+
+def _owned_request(param: _Param, request: _Request, job: _Job) -> bool:
+    """Whether the parameter's own name, value shapes or description name
+    the request (not only a sentence of the tool's description around it),
+    on a job that is not sign-in: an auth tool handles secrets of many
+    kinds (a certificate's password read as a banking one)."""
+    return "auth" not in job.domains and _naming(param, request) is not _Naming.MENTIONED
+
+
+#: Jobs whose fit makes a secret something a device, a media library or a
+#: tool whose job is only guessed might plausibly take: how it is reached
+#: (a network, a server, a sign-in), its own account, a model it calls.
+_REACHED_THROUGH = frozenset(
+    {"network", "remote", "auth", fit.BROAD, "device", "media", "llm", "code", "shell"}
+)
+
+
+def _unreachable(spec: fit.RequestClass) -> bool:
+    """Whether no way of reaching or running a tool explains a theft class:
+    recovery words, a card's CVV and an online-banking PIN fit only wallets
+    and payments. A smart plug may take the Wi-Fi password, a media server
+    an SSH key, a tool whose job is a guess or a broad one (a mailer, a file
+    exporter) an account password; none of them takes a rain gauge owner's
+    CVV or a frost alert's wallet words, so such a request, plainly made
+    and not fitting the job, is hard whatever the job. A checkout, a
+    wallet or a bank's own tool fits and stays quiet."""
+    return bool(spec.fits) and not spec.fits & _REACHED_THROUGH
 
 
 def _disguised_request(param: _Param, job: _Job) -> Iterator[_Observation]:
