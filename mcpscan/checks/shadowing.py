@@ -130,6 +130,9 @@ SERVER_TYPOSQUAT_CONFIDENCE = 0.5
 TRUSTED_SERVER_TYPOSQUAT_CONFIDENCE = 0.85
 ACKNOWLEDGED_CONFIDENCE = 0.4
 MENTION_CONFIDENCE = 0.3
+#: A namesake on the other's id plus edition or region labels that calls
+#: itself the other's edition: reviewed, not quarantined.
+EDITION_CONFIDENCE = 0.5
 #: "Prefer this over X": a ranking, not a replace claim (SOFT cross_reference).
 PREFERENCE_CONFIDENCE = 0.5
 
@@ -967,6 +970,22 @@ class ShadowingCheck:
 
         others = index.other_servers(tool.name, tool.server)
         apart = _apart_servers(tool, context, index, others)
+        editions = _edition_of(tool, context, [s for s in others if s not in apart])
+        if editions:
+            # "Community edition fork of Vectorly" on ``vectorly-ce``: the
+            # id is the other's with an edition label, the text names the
+            # other as the one it is an edition of, nothing ranks it above.
+            # Such a namesake shares the other's job by design: a person
+            # decides (SOFT, reviewed). An impostor affix (``-official``,
+            # ``-pro``) is no label, and a claim of rank never gets here.
+            yield self._signal(
+                "cross_server",
+                Tier.SOFT,
+                EDITION_CONFIDENCE,
+                f"tool name {tool.name!r} is also exposed by server {_servers_text(editions)}, "
+                "of which this server says it is an edition",
+                "name",
+            )
         if apart:
             yield self._signal(
                 "cross_server",
@@ -983,7 +1002,7 @@ class ShadowingCheck:
             [tool.name],
             finding=finding,
             what="shared name",
-            servers_for=lambda _name: [s for s in others if s not in apart],
+            servers_for=lambda _name: [s for s in others if s not in apart and s not in editions],
         )
 
     def _confusable(
@@ -2387,6 +2406,22 @@ def _apart_servers(
         if different_job(mine, theirs, generic=generic):
             apart.append(other)
     return apart
+
+
+def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str]:
+    """The other servers of which this one is a labelled edition saying so
+    (``_collision.localized_sibling``); never a server the caller trusts
+    when this one is not."""
+    if tool.server is None:
+        return []
+    trusted = context.snapshot.trusted_servers
+    words = _own_words(tool)
+    return [
+        other
+        for other in others
+        if not (other in trusted and tool.server not in trusted)
+        and localized_sibling(tool.server, tool.name, words, other)
+    ]
 
 
 def _own_words(tool: Tool) -> str:
