@@ -495,7 +495,7 @@ class ImperativeDirectiveCheck:
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
         clauses = tuple(distinct_clauses(raw, scope))
         key = None if located.is_key else located.key
-        for hit, fitted in self._clause_hits(clauses, scope, key):
+        for hit, fitted in self._clause_hits(raw, clauses, scope, key):
             score = fitted
             # A quoted or example attack is a mention: never hard.
             hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
@@ -524,7 +524,7 @@ class ImperativeDirectiveCheck:
 
     @staticmethod
     def _clause_hits(
-        clauses: tuple[Clause, ...], scope: ToolScope, key: str | None
+        raw: str, clauses: tuple[Clause, ...], scope: ToolScope, key: str | None
     ) -> Iterator[tuple[_intent_rules.IntentHit, float]]:
         """Each clause's intent hits with their confidences, then the
         judgements over the string's clauses (``_string_intents``); ``key``
@@ -535,7 +535,7 @@ class ImperativeDirectiveCheck:
         if key is None:
             return
         string_hits = itertools.chain(
-            _string_intents.foreign_reach(clauses, scope, key),
+            _string_intents.foreign_reach(raw, clauses, scope, key),
             _string_intents.override_across_clauses(clauses),
         )
         for hit in string_hits:
