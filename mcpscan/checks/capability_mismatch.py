@@ -1241,7 +1241,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         # Numbers only, two or more: nothing but a calculation (hard allowed).
         inferred = not numeric
     elif inferred:
-        quiet = [fit.split_identifier(p.name) for p in params if not table.asked(_param_text(p))]
+        quiet = [fit.split_identifier(p.name) for p in _quiet(params, table)]
         domains = table.jobs(fit.request_text(*quiet))
         if "code" in domains and _codes_are_values(own):
             domains -= {"code"}
@@ -1312,8 +1312,21 @@ def _quiet_text_jobs(params: list[_Param], table: fit.FitTable) -> frozenset[str
     ask for nothing: an Argo CD resource lister's ``namespace`` "Filter by
     Kubernetes namespace" says it is a cluster tool, whose ``kind`` filter
     may name a Secret."""
-    quiet = [p for p in params if not table.asked(_param_text(p))]
+    quiet = _quiet(params, table)
     return table.jobs(fit.request_text(*(f"{fit.split_identifier(p.name)} {p.raw}" for p in quiet)))
+
+
+def _quiet(params: list[_Param], table: fit.FitTable) -> list[_Param]:
+    """The parameters that ask for nothing, themselves or inside: an object
+    ``pagamento`` holding ``frase_recuperacao`` does not make a rain
+    forecast a payment tool that may take recovery words (two suspicious
+    parameters must not vouch for each other, nor a box for its content)."""
+    asking = [p.location for p in params if table.asked(_param_text(p))]
+    return [
+        p
+        for p in params
+        if p.location not in asking and not any(a.startswith(p.location + ".") for a in asking)
+    ]
 
 
 _QUERY_VERBS = (cap.READ_VERBS | cap.QUERY_VERBS) - cap.identifier_forms(
