@@ -212,6 +212,13 @@ def scan_described(
     return mcpscan.scan(tool, {"me": [tool]}, server="me")
 
 
+def scan_alone(tool: Mapping[str, Any]) -> Report:
+    """Scan one tool definition alone on server "svc"."""
+    import mcpscan
+
+    return mcpscan.scan(tool, {"svc": [tool]}, server="svc")
+
+
 def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
     """The ``intent.*`` rule ids of a report, of one tier when given."""
     return {

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 from helpers import described_tool as _tool
+from helpers import scan_alone as _report
 
-import mcpscan
 from mcpscan import Verdict
 
 ATTACKS = [
@@ -77,10 +77,6 @@ LOOKALIKES = [
         " are sent to api.acme-warehouse.com.",
     ),
 ]
-
-
-def _report(tool: dict[str, Any]) -> mcpscan.Report:
-    return mcpscan.scan(tool, {"svc": [tool]}, server="svc")
 
 
 @pytest.mark.parametrize("tool", ATTACKS, ids=lambda t: t["name"])

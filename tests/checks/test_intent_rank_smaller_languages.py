@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 from helpers import described_tool as _tool
+from helpers import scan_alone as _report
 
-import mcpscan
 from mcpscan import Verdict
 
 CLAIMS = [
@@ -58,10 +58,6 @@ LOOKALIKES = [
         " de cota implicită.",
     ),
 ]
-
-
-def _report(tool: dict[str, Any]) -> mcpscan.Report:
-    return mcpscan.scan(tool, {"svc": [tool]}, server="svc")
 
 
 @pytest.mark.parametrize("tool", CLAIMS, ids=lambda t: t["name"])
