@@ -1779,8 +1779,10 @@ def _naming(param: _Param, request: _Request) -> _Naming:
     if request.shaped or request.kind in table.asked(name):
         return _Naming.NAME
     # ``google_password``: a credential word and the provider, both in the name.
-    if request.kind in _DERIVED and request.provider in fit.words(name) and (
-        fit.CREDENTIAL in table.asked(name)
+    if (
+        request.kind in _DERIVED
+        and request.provider in fit.words(name)
+        and fit.CREDENTIAL in table.asked(name)
     ):
         return _Naming.NAME
     description = param.schema.get("description")
