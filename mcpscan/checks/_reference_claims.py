@@ -216,7 +216,9 @@ _RANKS_SELF = "|".join(
 
 # The last words before a cue and the cue's first word, where its negation
 # stands: "this does not replace", "no sustituye", "n'est pas", "не заменяет".
-_LAST_WORDS = regex.compile(r"(?:\S+\s+){1,4}$")
+# Tried only where a word starts, and without backtracking, so a long text
+# is read once (tests/test_regex_linearity.py).
+_LAST_WORDS = regex.compile(r"(?<!\S)(?:\S++\s++){1,4}$")
 _FIRST_WORD = regex.compile(r"\S+")
 #: How far before a cue its last words are looked for.
 _LAST_WORDS_REACH = 160
