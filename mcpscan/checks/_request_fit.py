@@ -306,6 +306,11 @@ def request_text(*parts: str) -> str:
     return f" {normalize(joined)} " if joined else ""
 
 
+def head(text: str) -> str:
+    """As much of ``text`` as ``request_text`` reads, cut before any work."""
+    return text[:_MAX_TEXT]
+
+
 def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 

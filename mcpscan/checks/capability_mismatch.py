@@ -1280,7 +1280,9 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         narrow=narrow,
         inferred=inferred and not named,
         connected=narrow and bool(domains & table.connected),
-        mentioned=fit.words(own) | fit.words(fit.request_text(tool.description or "")),
+        # Bounded before it is split: a megabyte of description is read
+        # only as far as ``request_text`` would keep it anyway.
+        mentioned=fit.words(own) | fit.words(fit.request_text(fit.head(tool.description or ""))),
         queried=queried,
     )
 
