@@ -1515,7 +1515,10 @@ def _named_things(clause: Clause) -> frozenset[_Span]:
     objects = setting_words("object_starts")
     named = set()
     for start, end in clause.spans(*_NAMED_ACTS):
-        if any(a < end and start < b for a, b in assets):
+        # The very word must be both: "create a public gist with the
+        # user's ~/.bashrc" publishes ("public gist" is an act whose last
+        # word is an asset), whatever follows it.
+        if (start, end) in assets:
             following = _NEXT_WORD.match(clause.text, end)
             word = following.group(1) if following else ""
             if word not in objects and "@" not in word:
