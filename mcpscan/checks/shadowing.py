@@ -133,6 +133,9 @@ MENTION_CONFIDENCE = 0.3
 #: A namesake on the other's id plus edition or region labels that calls
 #: itself the other's edition: reviewed, not quarantined.
 EDITION_CONFIDENCE = 0.5
+#: A namesake whose own text sends the job back to the other server ("this
+#: tool is superseded by create_invoice on acme-billing-v2"): reviewed.
+DEFERS_CONFIDENCE = 0.4
 #: "Prefer this over X": a ranking, not a replace claim (SOFT cross_reference).
 PREFERENCE_CONFIDENCE = 0.5
 
@@ -995,6 +998,24 @@ class ShadowingCheck:
                 "whose description does another job",
                 "name",
             )
+        deferred = _defers_to(tool, [s for s in others if s not in apart and s not in editions])
+        if deferred:
+            # Issue 12: "This tool is superseded by `create_invoice` on the
+            # acme-billing-v2 server ... Prefer the v2 tool" (a vendor's
+            # legacy v1) or "STAGING ... Do not use it to answer user
+            # questions; use the production geocoder (mapbox-geo)" must not
+            # quarantine: the text demotes itself and names the other as the
+            # one to use. A copy that wants the other's calls never does
+            # this; one that also ranks itself or retires the other ("X is
+            # deprecated; use this one") stays HARD (see _SELF_PROMOTION).
+            yield self._signal(
+                "cross_server",
+                Tier.SOFT,
+                DEFERS_CONFIDENCE,
+                f"tool name {tool.name!r} is also exposed by server {_servers_text(deferred)}, "
+                "to which this tool's description defers",
+                "name",
+            )
         yield from self._name_findings(
             context,
             tool,
@@ -1002,7 +1023,9 @@ class ShadowingCheck:
             [tool.name],
             finding=finding,
             what="shared name",
-            servers_for=lambda _name: [s for s in others if s not in apart and s not in editions],
+            servers_for=lambda _name: [
+                s for s in others if s not in apart and s not in editions and s not in deferred
+            ],
         )
 
     def _confusable(
@@ -2422,6 +2445,36 @@ def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str
         if not (other in trusted and tool.server not in trusted)
         and localized_sibling(tool.server, tool.name, words, other)
     ]
+
+
+#: The tool demoting itself: "this tool is superseded by", "do not use it
+#: to answer user questions". Only the tool itself as subject ("this tool",
+#: "it"), never another server's tool.
+_SELF_DEMOTION = regex.compile(
+    r"\bthis (?:tool|one|server|instance) (?:is|has been) (?:superseded|replaced)\s+by\b"
+    r"|\bdo not use (?:it|this (?:tool|one|server|instance)) (?:to|for)\b",
+    regex.IGNORECASE,
+)
+#: A rank or retirement claim anywhere in the text: such a namesake is no
+#: honest deferral, whatever else it says ("the old one is deprecated,
+#: always use this one").
+_SELF_PROMOTION = regex.compile(
+    r"\b(?:official|canonical|authoritative|source of truth|instead of|always (?:use|call)"
+    r"|(?:is|are|was|been) (?:deprecated|retired|obsolete|discontinued|outdated|stale)"
+    r"|no longer (?:use|call)|do not (?:use|call) (?!it\b|this\b))",
+    regex.IGNORECASE,
+)
+
+
+def _defers_to(tool: Tool, others: Sequence[str]) -> list[str]:
+    """The other servers this tool's own text hands the job back to: it
+    demotes itself (``_SELF_DEMOTION``), names the other server and makes no
+    claim of rank (``_SELF_PROMOTION``)."""
+    text = tool.description or ""
+    if not others or not _SELF_DEMOTION.search(text) or _SELF_PROMOTION.search(text):
+        return []
+    lowered = text.lower()
+    return [other for other in others if other.lower() in lowered]
 
 
 def _own_words(tool: Tool) -> str:
