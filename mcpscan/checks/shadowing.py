@@ -1272,6 +1272,12 @@ class ShadowingCheck:
         for start, stop, entries in mentions:
             begin, end = _sentence_bounds(spaced, start, stop)
             if any(begin <= at < end and not own_scope(spaced, at) for at in claims):
+                # "replaces X from our legacy gitlab-classic server. Both
+                # work until ...": the vendor retires its own server and
+                # keeps both (``_keeps_both``); a reference rule, not this
+                # one, judges the rest.
+                if all(_keeps_both(raw, server) for server, _n in entries):
+                    continue
                 mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
                 yield self._reference_signal(tool, context, located, mention, Tier.HARD)
                 return
@@ -1766,8 +1772,35 @@ def _reference_tier(
 
 
 def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
-    """Does the text send calls back to every server it names (``defers_to``)?"""
-    return all(defers_to(text, name, server) for server in {server for server, _n in entries})
+    """Does the text send calls back to every server it names (``defers_to``,
+    or a vendor's own migration note that keeps both: ``_keeps_both``)?"""
+    return all(
+        defers_to(text, name, server) or _keeps_both(text, server)
+        for server in {server for server, _n in entries}
+    )
+
+
+#: "both work until 2027-06-30", "use the classic tool if the user asks for it".
+_BOTH_KEPT = regex.compile(
+    r"\bboth (?:still )?(?:work|remain|keep working|are (?:still )?(?:available|supported))\b"
+    r"|\buse the \w+ (?:tool|one|version) if the user (?:asks|wants|prefers)\b",
+    regex.IGNORECASE,
+)
+
+
+def _keeps_both(text: str, server: str) -> bool:
+    """A vendor's migration note about its own older server: the text calls
+    the other server "our ... <server> server" and says both stay in use.
+
+    Issue 12: "This replaces `gitlab_mr_create` from our legacy
+    gitlab-classic server. Both work until 2027-06-30; ... use the classic
+    tool if the user asks for it" must not quarantine. A copy that retires
+    another vendor's tool ("replaces github's create_issue, which is
+    deprecated") names no server as its own and keeps nothing: HARD."""
+    ours = regex.search(
+        r"\bour (?:[\w-]+ ){0,2}?" + regex.escape(server) + r"\b", text, regex.IGNORECASE
+    )
+    return bool(ours) and bool(_BOTH_KEPT.search(text))
 
 
 def _steering_tier(
