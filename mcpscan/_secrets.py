@@ -100,6 +100,10 @@ class _TableFormat(NamedTuple):
     # Every match of a token entry starts with one of these (none for a
     # url entry or a prefix-less format).
     prefixes: tuple[str, ...] = ()
+    # What every match of a prefix-less format begins with, when its body
+    # opens with a literal (``starts``: the legacy Vault token's "s."): the
+    # pattern is tried only there, not at every position of the text.
+    starts: tuple[str, ...] = ()
 
 
 # A token of the table is a whole run of token characters: it does not
@@ -128,6 +132,7 @@ def _table_formats() -> tuple[_TableFormat, ...]:
                 re.compile(pattern),
                 float(entry["confidence"]),
                 tuple(entry["prefixes"]),
+                tuple(entry.get("starts", ())),
             )
         )
     for entry in data["urls"]:
@@ -1810,8 +1815,11 @@ _RULES: tuple[_Rule, ...] = (
             entry.pattern,
             _table_judge(entry),
             entry.casefold,
-            # Tried only where a prefix occurs, not at every position.
-            begins=_at(*entry.prefixes) if entry.prefixes else None,
+            # Tried only where a prefix (or a declared start) occurs, not
+            # at every position.
+            begins=_at(*(entry.prefixes or entry.starts))
+            if entry.prefixes or entry.starts
+            else None,
         )
         for entry in _TABLE
     ),

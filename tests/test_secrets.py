@@ -485,6 +485,8 @@ _ANCHOR_FRAGMENTS = (
     "abcdefghijABCDEFGHIJ0123456789",
     "MTA",
     "Nz",
+    "s.",  # the legacy Vault token's start
+    "s.AbCdEf0123456789abcdefgh",
     "O",
     ".",
     "AbCdEf",
