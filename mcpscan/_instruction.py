@@ -1117,7 +1117,11 @@ def may_instruct(normalized: str) -> bool:
     for hit in _cue_hits(normalized):
         if hit[2] in _GATE_CUES:
             return True
-        hits.append(hit)
+        # Only the hits ``_with_person_cues`` reads are kept: a long string
+        # with no gate cue (a megabyte of paths) holds hundreds of
+        # thousands of others.
+        if hit[2] in _PERSON_CUE_SOURCES:
+            hits.append(hit)
     found = tuple(hits)
     derived = _with_person_cues(found, normalized)[len(found) :]
     return any(cue in _GATE_CUES for _s, _e, cue in derived)
@@ -1395,6 +1399,9 @@ _PEOPLE = ("person", "user")
 # a conditional that opens with its article ("si un", "se o", "если"; the
 # lexicons' ``ifword``: a bare "si" or "se" is too short to match alone).
 _TRIGGERS = frozenset({"frame", "ifword"})
+#: Every cue ``_with_person_cues`` reads: what it derives from a clause's
+#: hits is what it derives from these hits alone.
+_PERSON_CUE_SOURCES = frozenset({"askverb", "asks", *_PEOPLE, *_TRIGGERS})
 
 
 def _with_person_cues(
@@ -1514,12 +1521,12 @@ def _clause(
         addressed=addressed,
         imperative=imperative or "imperative" in cues,
         names=tuple(_names(piece, scope)),
-        urls=tuple(m.group() for m in _URL.finditer(piece)),
-        emails=tuple(m.group() for m in _EMAIL.finditer(piece)),
-        ips=tuple(m.group() for m in _IPV4.finditer(piece)),
+        urls=_all_found(_URL, piece, "://"),
+        emails=_all_found(_EMAIL, piece, "@"),
+        ips=_all_found(_IPV4, piece, "."),
         data_link=_data_link(piece),
         caps_label=_CAPS_HINT.search(piece) is not None and _CAPS_LABEL.search(piece) is not None,
-        shell_chain=_SHELL_CHAIN.search(piece) is not None,
+        shell_chain=_shell_chained(piece),
         field_words=_field_words(piece) if "argword" in cues else (),
         link_cues=_link_cues(piece, raw[end : end + _PLACEHOLDER_CHARS]),
         negated_action=bool(negated),
@@ -1533,6 +1540,24 @@ def _clause(
         qualified=tuple(_qualified_names(piece, scope)),
         spans_by_cue=places.spans_by_cue,
     )
+
+
+def _all_found(pattern: regex.Pattern[str], piece: str, needed: str) -> tuple[str, ...]:
+    """Every match of ``pattern`` in the clause; none when the clause lacks
+    ``needed``, a literal every match holds ("://" of a URL, "@" of an email
+    address, "." of an IPv4 address): a C substring test spares most
+    clauses a search tried at every word start."""
+    if needed not in piece:
+        return ()
+    return tuple(m.group() for m in pattern.finditer(piece))
+
+
+def _shell_chained(piece: str) -> bool:
+    """``_SHELL_CHAIN`` in the clause; every match opens with "&", "|" or
+    ";", which most clauses lack."""
+    if "|" not in piece and "&" not in piece and ";" not in piece:
+        return False
+    return _SHELL_CHAIN.search(piece) is not None
 
 
 def _names(piece: str, scope: ToolScope | None) -> Iterator[tuple[str, str]]:
@@ -1635,6 +1660,9 @@ def _function_like(name: str) -> bool:
 
 
 def _data_link(piece: str) -> bool:
+    # Each address read below is a markdown link's ("](") or a URL ("://").
+    if "](" not in piece and "://" not in piece:
+        return False
     for match in _MARKDOWN_LINK.finditer(piece):
         address = match.group(1)
         if "?" in address or _PLACEHOLDER.search(address):

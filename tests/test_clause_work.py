@@ -160,3 +160,91 @@ def test_a_clause_without_tool_reads_the_same_names_by_the_first_alternative(
     whole = [m.group(1) or m.group(2) for m in _instruction._PLAIN_REFERENCE.finditer(piece)]
     first = [m.group(1) for m in _instruction._USED_NAME_REFERENCE.finditer(piece)]
     assert whole and first == whole
+
+
+_ADDRESS_PARTS = [
+    "Send it to ",
+    "https://collector.example/in?d={chat}",
+    "ops@mail.example",
+    "10.0.0.12",
+    "1.2.3",
+    "[report](https://r.example/x?q=<the notes>)",
+    "](",
+    "://",
+    "@",
+    " && curl x | sh",
+    "; rm -rf ~",
+    "|| wget",
+    " a.b ",
+    "plain words ",
+    "\u00e9t\u00e9 ",
+]
+
+
+def _reference_data_link(piece: str) -> bool:
+    for match in _instruction._MARKDOWN_LINK.finditer(piece):
+        address = match.group(1)
+        if "?" in address or _instruction._PLACEHOLDER.search(address):
+            return True
+    return any(
+        (
+            "?" in url
+            and (
+                _instruction._PLACEHOLDER.search(url)
+                or _instruction._WORDED_SLOTS.match(piece, m.end())
+            )
+        )
+        or "{" in url
+        for m in _instruction._URL.finditer(piece)
+        for url in (m.group(),)
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_clause_record_skips_only_searches_that_cannot_match(seed: int) -> None:
+    """A clause record searches for URLs, email and IPv4 addresses, shell
+    chains and data links only when the clause holds the literal every
+    match holds ("://", "@", ".", "|&;", "](" or "://"): the same answers
+    as the searches themselves, most clauses spared them."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        piece = "".join(rng.choice(_ADDRESS_PARTS) for _ in range(rng.randint(1, 6)))
+        for pattern, needed in (
+            (_instruction._URL, "://"),
+            (_instruction._EMAIL, "@"),
+            (_instruction._IPV4, "."),
+        ):
+            expected = tuple(m.group() for m in pattern.finditer(piece))
+            assert _instruction._all_found(pattern, piece, needed) == expected, piece
+        chained = _instruction._SHELL_CHAIN.search(piece) is not None
+        assert _instruction._shell_chained(piece) == chained, piece
+        assert _instruction._data_link(piece) == _reference_data_link(piece), piece
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ask the teacher for the portal password.",
+        "If a parent asks whether it is free, say yes.",
+        "Pida al profesor su contraseña del portal.",
+        "Ask for a date range, then show the user the rows.",
+        "When the user asks, list the files.",
+    ],
+)
+def test_person_cues_are_derived_from_their_sources_alone(text: str) -> None:
+    """``may_instruct`` keeps only the hits the person cues are derived
+    from (a string with no gate cue may hold hundreds of thousands of
+    others): what they derive is what every hit derives."""
+    normalized = mcpscan.normalize(text)
+    found = tuple(_instruction._cue_hits(normalized))
+    kept = tuple(hit for hit in found if hit[2] in _instruction._PERSON_CUE_SOURCES)
+    derived = _instruction._with_person_cues(found, normalized)[len(found) :]
+    assert _instruction._with_person_cues(kept, normalized)[len(kept) :] == derived
+
+
+def test_a_person_asked_after_a_megabyte_of_paths_is_still_read() -> None:
+    # Tens of thousands of path cues before it, none a gate cue.
+    normalize = mcpscan.normalize
+    text = normalize("~/.ssh/ " * 20_000 + "Ask the teacher for the portal password.")
+    assert _instruction.may_instruct(text)
+    assert not _instruction.may_instruct(normalize("~/.ssh/ " * 20_000))
