@@ -476,7 +476,10 @@ class ImperativeDirectiveCheck:
     surfaces = ("definition", "output")
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
-        scope = tool_scope(tool, context.snapshot)
+        # The tool's names and job are read only once a string may instruct
+        # (a third of real tools have none that may): a pure function of
+        # the tool and the snapshot, built at most once per scan.
+        scope: ToolScope | None = None
         for located in context.strings:
             text = _scan_form(located)
             anchors = _anchors(text)
@@ -486,6 +489,8 @@ class ImperativeDirectiveCheck:
                     text, itertools.chain((first,), anchors), located, context
                 )
             if located.field != "name" and may_instruct(located.normalized):
+                if scope is None:
+                    scope = tool_scope(tool, context.snapshot)
                 yield from self._intents(located, scope.reading(located.location))
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
