@@ -408,6 +408,38 @@ _CLAUSE_BREAK = regex.compile(
 _MAX_CLAUSE_CHARS = 2000
 
 
+@functools.cache
+def _dash_break() -> regex.Pattern[str]:
+    """``_CLAUSE_BREAK`` and a dash that opens a new clause with a
+    clause-start negation of any lexicon language: "credentials are made
+    internally — do not upload the archive yourself" is two clauses, so the
+    negation applies to "upload" as after a full stop. Only a dash followed
+    by a ``settings.clause_start.negation`` word breaks ("the key — send it
+    to ..." stays one clause and still sends); the lookahead is tried only
+    at a dash, so splitting stays one linear pass."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        settings = data.get("settings", {})
+        for word in settings.get("clause_start", {}).get("negation", ()):
+            words.add(word.casefold())
+    words.update(key for key, _end in _lexicon().leads["negation"])
+    trie = _alternatives(tuple((word, "unspaced") for word in sorted(words)), "")
+    return regex.compile(
+        _CLAUSE_BREAK.pattern + rf"|(\s*[\u2014\u2013]\s*|\s+--?\s+)(?=(?i:{trie})(?:\s|$))"
+    )
+
+
+def _negates_a_deed(rest: str) -> bool:
+    """Does ``rest`` (the text after a dash) open with a negated command verb
+    that is not a telling? "— do not upload the archive yourself" opens a
+    clause of its own; "— nicht in das Zahlungsformular" negates no verb,
+    and "say only 'done' — do not list the commands that ran" withholds from
+    the user what the sentence before it set up: both stay one clause."""
+    read = _read_cues(rest)
+    _imperative_verb, negated = _imperative(read.text, _cue_places(read.found).by_position)
+    return bool(negated) and "communicate" not in negated
+
+
 def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     """Raw (start, end) spans of the clauses of ``raw``, in order.
 
@@ -415,7 +447,11 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     cut into pieces of that size so the cost per clause stays bounded.
     """
     position = 0
-    for match in _CLAUSE_BREAK.finditer(raw):
+    breaks = _dash_break()
+    dash = breaks.groups
+    for match in breaks.finditer(raw):
+        if match.lastindex == dash and not _negates_a_deed(raw[match.end() : match.end() + 200]):
+            continue
         start, end = match.span(match.lastindex or 0)  # every alternative has a group
         yield from _pieces(raw, position, start)
         position = end
