@@ -408,15 +408,23 @@ _CLAUSE_BREAK = regex.compile(
 _MAX_CLAUSE_CHARS = 2000
 
 
+# A dash that may open a clause: an em or en dash anywhere, or a spaced
+# hyphen or double hyphen. Each alternative is one or two characters, so
+# the search stays linear on any run of spaces or hyphens (a pattern that
+# swallowed the spaces around the dash was not: a long run of spaces was
+# tried from each of its positions). The spaces around it are stripped with
+# the clause, and whether it breaks is decided in Python (``_dash_breaks``).
+_DASH = regex.compile(r"[\u2014\u2013]|\s--?(?=\s)")
+
+
 @functools.cache
-def _dash_break() -> regex.Pattern[str]:
-    """``_CLAUSE_BREAK`` and a dash that opens a new clause with a
-    clause-start negation of any lexicon language: "credentials are made
-    internally — do not upload the archive yourself" is two clauses, so the
-    negation applies to "upload" as after a full stop. Only a dash followed
-    by a ``settings.clause_start.negation`` word breaks ("the key — send it
-    to ..." stays one clause and still sends); the lookahead is tried only
-    at a dash, so splitting stays one linear pass."""
+def _dash_negation() -> regex.Pattern[str]:
+    """A clause-start negation of any lexicon language, tried only where a
+    dash is followed by a word: "credentials are made internally — do not
+    upload the archive yourself" is two clauses, so the negation applies to
+    "upload" as after a full stop. Only a dash followed by a
+    ``settings.clause_start.negation`` word can break ("the key — send it
+    to ..." stays one clause and still sends)."""
     words: set[str] = set()
     for _name, data in _lexicon_files():
         settings = data.get("settings", {})
@@ -424,9 +432,24 @@ def _dash_break() -> regex.Pattern[str]:
             words.add(word.casefold())
     words.update(key for key, _end in _lexicon().leads["negation"])
     trie = _alternatives(tuple((word, "unspaced") for word in sorted(words)), "")
-    return regex.compile(
-        _CLAUSE_BREAK.pattern + rf"|(\s*[\u2014\u2013]\s*|\s+--?\s+)(?=(?i:{trie})(?:\s|$))"
-    )
+    return regex.compile(rf"(?i:{trie})(?:\s|$)")
+
+
+def _dash_breaks(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each dash between ``start`` and ``end`` of
+    ``raw`` that opens a clause: one followed by a clause-start negation of
+    a command verb that is not a telling (``_negates_a_deed``). A second,
+    linear step after the sentence breaks: the dash is found by one
+    character, the spaces after it are skipped once, and the negation is
+    matched only where it must start."""
+    for match in _DASH.finditer(raw, start, end):
+        after = match.end()
+        while after < end and raw[after].isspace():
+            after += 1
+        if not _dash_negation().match(raw, after, end):
+            continue
+        if _negates_a_deed(raw[after : min(end, after + 200)]):
+            yield match.span()
 
 
 def _negates_a_deed(rest: str) -> bool:
@@ -447,15 +470,21 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     cut into pieces of that size so the cost per clause stays bounded.
     """
     position = 0
-    breaks = _dash_break()
-    dash = breaks.groups
-    for match in breaks.finditer(raw):
-        if match.lastindex == dash and not _negates_a_deed(raw[match.end() : match.end() + 200]):
-            continue
+    for match in _CLAUSE_BREAK.finditer(raw):
         start, end = match.span(match.lastindex or 0)  # every alternative has a group
-        yield from _pieces(raw, position, start)
+        yield from _dashed_pieces(raw, position, start)
         position = end
-    yield from _pieces(raw, position, len(raw))
+    yield from _dashed_pieces(raw, position, len(raw))
+
+
+def _dashed_pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    # Nearly every sentence holds no dash: no second step for those.
+    piece = raw[start:end]
+    if "-" in piece or "\u2014" in piece or "\u2013" in piece:
+        for dash_start, dash_end in _dash_breaks(raw, start, end):
+            yield from _pieces(raw, start, dash_start)
+            start = dash_end
+    yield from _pieces(raw, start, end)
 
 
 def _pieces(raw: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
