@@ -52,7 +52,7 @@ def _shared_corpus() -> Path | None:
 
 def _sources() -> list[Path]:
     corpus = ROOT / "corpus"
-    tests_corpus = sorted(p for p in corpus.glob("*.jsonl") if p.name != "captured.jsonl")
+    tests_corpus = sorted(p for p in corpus.glob("*.jsonl") if not p.name.startswith("captured"))
     shared = _shared_corpus()
     return [corpus / "captured.jsonl", *tests_corpus, *([shared] if shared else [])]
 

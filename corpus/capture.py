@@ -33,12 +33,12 @@ defaults to /tmp/capvenvs; Python 3.11 is what the pins were resolved on)::
     done
     /tmp/capvenv/bin/python corpus/capture.py --out corpus/captured.jsonl
 
-The committed files split that output by capture date: the 2026-11-22 lines
-are ``corpus/captured.jsonl`` (gated with the corpus), the 2026-11-24 lines
-``corpus/sealed/real-2026-11-24/captured.jsonl`` (measured apart until the
-scanner passes the gate on them; docs/corpus.md says why)::
+The committed files split that output by capture date, both gated with
+the corpus: the 2026-11-22 lines are ``corpus/captured.jsonl``, the
+2026-11-24 lines ``corpus/captured-2026-11-24.jsonl``::
 
     grep ' on 2026-11-22"' captured-all.jsonl > corpus/captured.jsonl
+    grep ' on 2026-11-24"' captured-all.jsonl > corpus/captured-2026-11-24.jsonl
 
 npm servers (table NPM_SERVERS, pins in corpus/capture-npm.txt, one
 ``<package>@<version>`` a line) each get their own ``npm install --prefix``

@@ -91,6 +91,14 @@ class _Phrase:
     cues: tuple[tuple[str, bool], ...]
     inside_words: bool
     clitics: frozenset[str]
+    #: The languages other than English whose files list the phrase; empty
+    #: when English lists it too (an English word is English evidence).
+    languages: frozenset[str] = frozenset()
+    #: The phrase is also an English word in every language that lists it
+    #: (``settings.english_homographs``: Dutch "toon", French "modifier",
+    #: Spanish "llama"): it counts only beside a second word of one of its
+    #: ``languages`` (``_cue_hits``).
+    homograph: bool = False
 
 
 @attrs.frozen
@@ -116,6 +124,11 @@ _SETTINGS = frozenset(
         # The ``every`` words that quantify the noun after them ("each",
         # "all"), not how often something is done ("always").
         "quantifier_determiners",
+        # Phrases of the file written in ASCII that are also English words
+        # or the start of one ("toon", "modifier", "llama", "belge*"
+        # inside "Belgium"): in English text they mean something else, so
+        # they count only beside a second word of their language.
+        "english_homographs",
         # Words that open the object of a verb ("the", "it", "them"): a word
         # naming both an act and an asset ("email") acts only before one.
         "object_starts",
@@ -211,9 +224,19 @@ def _lexicon() -> _Lexicon:
     clitics: dict[str, set[str]] = {}
     leads: dict[str, dict[str, str]] = {role: {} for role in sorted(_LEAD_ROLES)}
     languages: list[str] = []
+    # Per key: the languages whose files list it ("en" included), and
+    # whether each of those lists it as an English homograph.
+    spoken: dict[str, set[str]] = {}
+    plain: set[str] = set()
     for name, data in _lexicon_files():
-        languages.append(str(data.get("language", name.removesuffix(".json"))))
+        language = str(data.get("language", name.removesuffix(".json")))
+        languages.append(language)
         settings = data.get("settings", {})
+        homographs = {
+            key
+            for phrase in settings.get("english_homographs", ())
+            for key in _variants(phrase.rstrip("*"), settings)
+        }
         anywhere = bool(settings.get("match_inside_words", False))
         glued = {normalize(c) for c in settings.get("word_prefixes", ())}
         for role, words in sorted(settings.get("clause_start", {}).items()):
@@ -229,6 +252,9 @@ def _lexicon() -> _Lexicon:
             for phrase in phrases:
                 prefix = phrase.endswith("*")
                 for key in _variants(phrase.rstrip("*"), settings):
+                    spoken.setdefault(key, set()).add(language)
+                    if key not in homographs:
+                        plain.add(key)
                     cues = entries.setdefault(key, {})
                     # A cue listed both as a whole word and as a prefix keeps
                     # the looser (prefix) form.
@@ -247,6 +273,8 @@ def _lexicon() -> _Lexicon:
             cues=tuple(sorted(cues.items())),
             inside_words=key in inside,
             clitics=frozenset(clitics.get(key, ())),
+            languages=frozenset() if "en" in spoken[key] else frozenset(spoken[key]),
+            homograph=key not in plain,
         )
         automaton.add_word(key, phrase)
     automaton.make_automaton()
@@ -354,6 +382,7 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     # On ASCII text (most clauses) a word character is ``str.isalnum``, a
     # C method, instead of ``_is_word_char`` with its Unicode tests.
     is_word_char = str.isalnum if text.isascii() else _is_word_char
+    found: list[tuple[int, int, bool, _Phrase]] = []
     for last, phrase in _lexicon().automaton.iter(text):
         start, end = last - phrase.length + 1, last + 1
         # ``_starts_a_word``, its common answer first: a phrase after a
@@ -373,6 +402,26 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
         )
         if whole and text[end : end + 1] == "'" and _elided(text, end):
             continue
+        if whole or any(prefix for _cue, prefix in phrase.cues):
+            found.append((start, end, whole, phrase))
+    # An English homograph of another language ("toon" in "returns TOON
+    # format", "modifier key", "llama-2", "belge*" inside "Belgium") counts
+    # only beside a second, other word of one of its languages ("toon de
+    # gebruiker ...", "llama a la herramienta y envía ..."); its own
+    # repetitions and words English shares are no evidence.
+    homographs = [hit for hit in found if hit[3].homograph]
+    if homographs:
+        evidence = [(text[s:e], p.languages) for s, e, _w, p in found if p.languages]
+        found = [
+            hit
+            for hit in found
+            if not hit[3].homograph
+            or any(
+                word != text[hit[0] : hit[1]] and spoken & hit[3].languages
+                for word, spoken in evidence
+            )
+        ]
+    for start, end, whole, phrase in found:
         for cue, prefix in phrase.cues:
             if whole or prefix:
                 yield start, end, cue
@@ -408,6 +457,61 @@ _CLAUSE_BREAK = regex.compile(
 _MAX_CLAUSE_CHARS = 2000
 
 
+# A dash that may open a clause: an em or en dash anywhere, or a spaced
+# hyphen or double hyphen. Each alternative is one or two characters, so
+# the search stays linear on any run of spaces or hyphens (a pattern that
+# swallowed the spaces around the dash was not: a long run of spaces was
+# tried from each of its positions). The spaces around it are stripped with
+# the clause, and whether it breaks is decided in Python (``_dash_breaks``).
+_DASH = regex.compile(r"[\u2014\u2013]|\s--?(?=\s)")
+
+
+@functools.cache
+def _dash_negation() -> regex.Pattern[str]:
+    """A clause-start negation of any lexicon language, tried only where a
+    dash is followed by a word: "credentials are made internally — do not
+    upload the archive yourself" is two clauses, so the negation applies to
+    "upload" as after a full stop. Only a dash followed by a
+    ``settings.clause_start.negation`` word can break ("the key — send it
+    to ..." stays one clause and still sends)."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        settings = data.get("settings", {})
+        for word in settings.get("clause_start", {}).get("negation", ()):
+            words.add(word.casefold())
+    words.update(key for key, _end in _lexicon().leads["negation"])
+    trie = _alternatives(tuple((word, "unspaced") for word in sorted(words)), "")
+    return regex.compile(rf"(?i:{trie})(?:\s|$)")
+
+
+def _dash_breaks(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each dash between ``start`` and ``end`` of
+    ``raw`` that opens a clause: one followed by a clause-start negation of
+    a command verb that is not a telling (``_negates_a_deed``). A second,
+    linear step after the sentence breaks: the dash is found by one
+    character, the spaces after it are skipped once, and the negation is
+    matched only where it must start."""
+    for match in _DASH.finditer(raw, start, end):
+        after = match.end()
+        while after < end and raw[after].isspace():
+            after += 1
+        if not _dash_negation().match(raw, after, end):
+            continue
+        if _negates_a_deed(raw[after : min(end, after + 200)]):
+            yield match.span()
+
+
+def _negates_a_deed(rest: str) -> bool:
+    """Does ``rest`` (the text after a dash) open with a negated command verb
+    that is not a telling? "— do not upload the archive yourself" opens a
+    clause of its own; "— nicht in das Zahlungsformular" negates no verb,
+    and "say only 'done' — do not list the commands that ran" withholds from
+    the user what the sentence before it set up: both stay one clause."""
+    read = _read_cues(rest)
+    _imperative_verb, negated = _imperative(read.text, _cue_places(read.found).by_position)
+    return bool(negated) and "communicate" not in negated
+
+
 def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     """Raw (start, end) spans of the clauses of ``raw``, in order.
 
@@ -417,9 +521,19 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
     position = 0
     for match in _CLAUSE_BREAK.finditer(raw):
         start, end = match.span(match.lastindex or 0)  # every alternative has a group
-        yield from _pieces(raw, position, start)
+        yield from _dashed_pieces(raw, position, start)
         position = end
-    yield from _pieces(raw, position, len(raw))
+    yield from _dashed_pieces(raw, position, len(raw))
+
+
+def _dashed_pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    # Nearly every sentence holds no dash: no second step for those.
+    piece = raw[start:end]
+    if "-" in piece or "\u2014" in piece or "\u2013" in piece:
+        for dash_start, dash_end in _dash_breaks(raw, start, end):
+            yield from _pieces(raw, start, dash_start)
+            start = dash_end
+    yield from _pieces(raw, start, end)
 
 
 def _pieces(raw: str, start: int, end: int) -> tuple[tuple[int, int], ...]:

@@ -73,6 +73,7 @@ def _records(entries: list[CorpusEntry]) -> dict[str, tuple[tuple[Clause, ...], 
 def _clear_caches() -> None:
     instruction._lexicon.cache_clear()
     instruction._clause_start.cache_clear()
+    instruction._dash_negation.cache_clear()
     instruction.name_words.cache_clear()
 
 

@@ -2665,6 +2665,29 @@ def _slot_data(clause: Clause) -> bool:
 # A domain in normalized text ("t.metric-cdn.com", ".check.exampl"): the
 # receiver of a DNS lookup.
 _DOMAIN = regex.compile(r"[a-z0-9-]{2,63}\.[a-z]{2,24}\b")
+# A dotted name whose last part is a file type no domain ends with is a
+# file, not a host: "tokens.json", "tokens.config.json", "settings.yaml".
+# "resolve" then means what a build tool does with references and paths
+# ("every alias resolves", "relative paths resolved against the directory
+# holding tokens.config.json"), not a DNS lookup. A host under a real
+# top-level domain ("t.metrics-cdn.com", ".check-dns.com") still counts.
+_DOTTED_NAME = regex.compile(
+    r"(?<![\w-])(?<![\w-]\.)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}(?![\w-])"
+)
+_FILE_TYPES = frozenset(
+    {"json", "jsonl", "yaml", "yml", "toml", "txt", "csv", "ini", "cfg", "conf", "lock", "xml"}
+    | {"log", "js", "mjs", "cjs", "ts", "tsx", "jsx", "css", "scss", "html", "env", "sql"}
+)
+
+
+def _names_a_host(text: str) -> bool:
+    """Whether ``text`` names a host: a dotted name ending in a top-level
+    domain, not a file name ("tokens.config.json")."""
+    for match in _DOTTED_NAME.finditer(text):
+        name = match.group(0)
+        if name.rsplit(".", 1)[1] not in _FILE_TYPES and _DOMAIN.search(name):
+            return True
+    return False
 
 
 def _data_in_hostname(clause: Clause) -> bool:
@@ -2678,7 +2701,7 @@ def _data_in_hostname(clause: Clause) -> bool:
         return False
     if not clause.has(*_SLOT_DATA, "userdata"):
         return False
-    return bool(clause.urls) or _DOMAIN.search(clause.text) is not None
+    return bool(clause.urls) or _names_a_host(clause.text)
 
 
 # A placeholder in angle brackets or braces glued to a domain: the local
