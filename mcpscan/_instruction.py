@@ -398,7 +398,10 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 _CLAUSE_BREAK = regex.compile(
     # A one-word sentence in capitals after a sentence ("Set false. ALWAYS.")
     # insists on it: it stays in the clause it qualifies.
-    r"[.!?](\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
+    # A full stop inside a link's worded placeholder ("?ref=<the donor's
+    # record incl. address>", "?k={alle Schlüssel bzw. Tokens}") ends no
+    # sentence: the placeholder is one part of the address.
+    r"[.!?](?<![=/][<{][^<>{}\n]{0,80}[.!?])(\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
     r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
     r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
     # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a

