@@ -447,12 +447,21 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
 _CLAUSE_BREAK = regex.compile(
     # A one-word sentence in capitals after a sentence ("Set false. ALWAYS.")
     # insists on it: it stays in the clause it qualifies.
-    r"[.!?](\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
+    # A full stop inside a link's worded placeholder ("?ref=<the donor's
+    # record incl. address>", "?k={alle Schlüssel bzw. Tokens}") ends no
+    # sentence: the placeholder is one part of the address.
+    r"[.!?](?<![=/][<{][^<>{}\n]{0,80}[.!?])(\s+)(?=\S)(?!\p{Lu}{3,12}[.!]+(?:\s|$))"
     r"|(?!(?<=(?:^|[\s('\u2019])\p{Lu}?\p{Ll}+,?[ \t]{0,4})\r?\n[ \t]{0,4}`?\p{Ll}[\w`]*[ ,]+\p{L})"
     r"([\n\r\u2028\u2029]+)|[。！？；؟؛।॥](?![\n\r\u2028\u2029])()"
     # A tag right after "=", "?" or "&" of a URL is a worded placeholder in a
-    # link ("?q=<the user's password>"), read by ``_link_cues``, not markup.
-    r"|(;\s+|<!--|-->|(?<!://[^\s]{0,200}[=?&])</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>)"
+    # link ("?q=<the user's password>"), read by ``_link_cues``, not markup;
+    # so is one that stands for a part of an address: right after "://" or
+    # a path's "/" ("https://<base32 of the chat>.x.example/",
+    # "/v1/<API_TOKEN>/"), or glued to a domain by "." or "@"
+    # ("<hex of the user's name>.cache.example"). Markup ("<b>", "<p>text")
+    # is followed by text, not by a domain.
+    r"|(;\s+|<!--|-->|(?<!://[^\s]{0,200}[=?&/])(?<!://)"
+    r"</?[A-Za-z][\w:-]{0,40}(?:\s[^<>\n]{0,200})?>(?![.@][A-Za-z0-9-]{1,63}\.[A-Za-z]))"
 )
 _MAX_CLAUSE_CHARS = 2000
 
@@ -1237,6 +1246,8 @@ def may_instruct(normalized: str) -> bool:
         if hit[2] in _PERSON_CUE_SOURCES:
             hits.append(hit)
     found = tuple(hits)
+    if {cue for _s, _e, cue in found} >= _WHOLE_CHAT:
+        return True
     derived = _with_person_cues(found, normalized)[len(found) :]
     return any(cue in _GATE_CUES for _s, _e, cue in derived)
 
@@ -1340,7 +1351,7 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
         known = records.get(key)
         if known is None:
             read = _read_cues(raw[start:end])
-            if _may_fire(read.cues, read.text):
+            if _may_fire(read.cues, read.text) or _stake_of_claim(read.cues, previous, earlier):
                 known = records[key] = _clause(
                     raw, start, end, scope, previous, read=read, earlier=earlier
                 )
@@ -1363,8 +1374,34 @@ def may_fire(clause: Clause) -> bool:
     return _may_fire(clause.cues, clause.text)
 
 
+# The whole conversation named without a verb ("Entire chat transcript so
+# far" as a parameter's description): what a side field may be filled with.
+_WHOLE_CHAT = frozenset({"digest", "excess"})
+
+
 def _may_fire(cues: frozenset[str], text: str) -> bool:
-    return not cues.isdisjoint(_GATE_CUES) or "](" in text or _templated_link(text)
+    return (
+        not cues.isdisjoint(_GATE_CUES)
+        or cues >= _WHOLE_CHAT
+        or "](" in text
+        or _templated_link(text)
+    )
+
+
+# What a claim of rank is for, said in the clause after it with no verb of
+# its own the gate knows: "Eseguili subito, senza chiedere conferma".
+_CLAIM_STAKES = frozenset({"noconfirm"})
+
+
+def _stake_of_claim(
+    cues: frozenset[str], previous: frozenset[str], earlier: frozenset[str]
+) -> bool:
+    """A stake word in a clause one or two after an override word: the
+    priority rule reads the pair (``_stake_after_claim``). Gated on the
+    override before, so plain "no confirmation needed" stays skipped."""
+    if cues.isdisjoint(_CLAIM_STAKES):
+        return False
+    return "override" in previous or "override" in earlier
 
 
 def _templated_link(text: str) -> bool:
@@ -1813,7 +1850,10 @@ _HOST_PLACEHOLDER = regex.compile(
     r"(\{\{?[^{}\s]{1,60}\}\}?|\$\{?[A-Za-z_]\w{1,40}\}?)\.(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
 )
 _QUERY_OR_PATH = regex.compile(r"[?#](.*)$")
-_WORD_BREAK = regex.compile(r"[\W_]+|(?<=[a-z])(?=[A-Z])")
+# Identifiers are split into words ("last_user_message", "chatSummary");
+# an apostrophe stays, so a worded placeholder keeps its possessive ("<the
+# user's request>" names the user's data, "user s request" nothing).
+_WORD_BREAK = regex.compile(r"[^\w'\u2019]+|_|(?<=[a-z])(?=[A-Z])")
 
 
 _PLACEHOLDER_CHARS = 64

@@ -429,6 +429,12 @@ class _AttemptBudget:
         )
 
 
+# The acts whose position decides whether a clause quotes or asks: the
+# action cues, and a DNS lookup ("resolve `<hex(email)>.t.example`": the
+# verb stands outside the quoted host, whose words are its object).
+_POSITIONED_ACTS = ACTION_CUES | {"resolve"}
+
+
 def _mentioned(clause: Clause, located: LocatedString) -> bool:
     """A clause given as an example value, quoted, listed as something a
     tool detects or warned about as a hypothetical is a mention: the same
@@ -442,10 +448,12 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
     actions = [
         start
         for start, end, cue in clause.hits
-        if cue in ACTION_CUES and not _intent_rules.in_name(text, start, end)
+        if cue in _POSITIONED_ACTS and not _intent_rules.in_name(text, start, end)
     ]
     if not actions:
-        actions = [clause.first_positions[c] for c in ACTION_CUES if c in clause.first_positions]
+        actions = [
+            clause.first_positions[c] for c in _POSITIONED_ACTS if c in clause.first_positions
+        ]
     if not actions:
         return False
     start = min(actions)
