@@ -63,7 +63,7 @@ from .._lazy import LazyPattern
 from .._model import ScanError, Signal, Tier, Tool
 from .._normalize import ascii_lower, bounded, class_runs, class_table, normalize
 from .._snapshot import Snapshot
-from .._walk import LocatedString, _child_path, innermost_property
+from .._walk import LocatedString, _child_path, innermost_property, value_owner
 from . import _byte_layouts as layouts
 from . import _intent_rules
 from . import _request_fit as fit
@@ -2145,9 +2145,7 @@ class DecodeThenConfirmCheck:
                 span = _raw_span(located.raw, text, start, end)
                 if _documented_sample(finding, located.raw, span, clear_text or ""):
                     continue
-                if finding.rule == _DECODED_COMMAND and not demands.told(
-                    finding, located.location, span
-                ):
+                if not demands.keeps(finding, located.location, span):
                     continue
                 yield self._signal(finding, located.location, clear_text or "", span)
             if context.surface == "definition":
@@ -2174,7 +2172,7 @@ class DecodeThenConfirmCheck:
         seen: set[str] = set()
         for location, data in lists:
             for finding in walker.codes(data, location):
-                if finding.rule == _DECODED_COMMAND and not demands.told(finding, location, None):
+                if not demands.keeps(finding, location, None):
                     continue
                 if finding.evidence not in seen:
                     seen.add(finding.evidence)
@@ -2187,7 +2185,7 @@ class DecodeThenConfirmCheck:
         seen: set[str] = set()
         for joined, location in _joined_pieces(context.strings):
             for finding in walker.pieces(joined, location):
-                if finding.rule == _DECODED_COMMAND and not demands.told(finding, location, None):
+                if not demands.keeps(finding, location, None):
                     continue
                 if finding.evidence not in seen:
                     seen.add(finding.evidence)
@@ -2386,28 +2384,53 @@ class _RunDemands:
     def __init__(self, context: Context, scope: _Scope) -> None:
         self._context = context
         self._scope = scope
-        self._spans: dict[str, list[tuple[int, int, bool]]] = {}
+        self._spans: dict[str, list[tuple[int, int, bool, bool]]] = {}
         self._named: frozenset[str] | None = None
+
+    def keeps(self, finding: _Finding, location: str, span: tuple[int, int] | None) -> bool:
+        """Every finding but a bare command line, which only where told."""
+        return finding.rule != _DECODED_COMMAND or self.told(finding, location, span)
 
     def told(self, finding: _Finding, location: str, span: tuple[int, int] | None) -> bool:
         literal = finding.chain[0] in _LITERAL_ESCAPES
         if span is not None and self._near(location, span, literal=literal):
             return True
+        if self._described_as_run(location):
+            return True
         name = innermost_property(location)
         return name is not None and name.casefold() in self._names()
 
-    def _near(self, location: str, span: tuple[int, int], *, literal: bool) -> bool:
+    def _demands(self, location: str) -> list[tuple[int, int, bool, bool]]:
+        """(start, end, names a decoding, addressed) of each clause of the
+        string at ``location`` that asks for a run."""
         if location not in self._spans:
             raw = next((s.raw for s in self._context.strings if s.location == location), "")
             self._spans[location] = [
-                (c.start, c.end, _names_decoding(c, raw))
+                (c.start, c.end, _names_decoding(c, raw), c.addressed)
                 for c in analyze(raw, self._scope.get())
                 if _demands_run(c)
             ]
+        return self._spans[location]
+
+    def _near(self, location: str, span: tuple[int, int], *, literal: bool) -> bool:
         lo, hi = span
         return any(
             start - _RUN_REACH <= hi and lo <= end + _RUN_REACH and (decodes or literal)
-            for start, end, decodes in self._spans[location]
+            for start, end, decodes, _addressed in self._demands(location)
+        )
+
+    def _described_as_run(self, location: str) -> bool:
+        """A value whose own parameter's description tells the agent to run
+        it ("join with String.fromCharCode(...) and run the resulting
+        command"): the description speaks of that value, so an order to
+        run it needs no decode word. A description in the third person
+        ("the script the tool runs") orders nobody."""
+        owner = value_owner(location)
+        if owner is None:
+            return False
+        return any(
+            decodes or addressed
+            for _start, _end, decodes, addressed in self._demands(f"{owner}.description")
         )
 
     def _names(self) -> frozenset[str]:

@@ -42,7 +42,7 @@ from .._secrets import (
     publishes_in_config,
     token_head,
 )
-from .._walk import LocatedString, innermost_property
+from .._walk import LocatedString, innermost_property, value_owner
 
 __all__ = ["CHECK", "EmbeddedSecretCheck"]
 
@@ -159,9 +159,6 @@ class _NamedValues:
         return located.key in _VALUE_FIELDS and _parent(located.location) in self.parents
 
 
-# A value slot of a schema property: "<property>.default",
-# "<property>.examples[2]".
-_VALUE_STEP = re.compile(r"\.(?:default|const|enum|example|examples)(?:\[\d+\])?$")
 _NAME_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
 
@@ -189,7 +186,7 @@ class _DescribedKeys:
                 for other in self._strings
                 if other.key == "description" and describes_credential_key(other.raw)
             }
-        return _VALUE_STEP.sub("", located.location) in self._described
+        return value_owner(located.location) in self._described
 
 
 class _SiblingFields:

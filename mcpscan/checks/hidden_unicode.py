@@ -1464,34 +1464,30 @@ class HiddenUnicodeCheck:
                 escalate=escalate,
                 span=result.padding,
             )
-        host = _lookalike_host(text, result.mixed_words) if result.mixed_words else None
         if result.mixed_words and result.located.field == "name":
             # A tool's name is an identifier its author typed once: a word
             # of it mixing Latin with Cyrillic or Greek look-alikes
             # ("post_mеssage") reads as a name it is not, and no
             # explanation in the description makes that honest.
-            yield Signal(
-                check_id=self.id,
-                rule_id="unicode.lookalike_name",
-                tier=Tier.HARD,
-                threat="confusable-spelling",
-                confidence=_LOOKALIKE_HOST_CONFIDENCE,
-                evidence="the tool's name is spelt with look-alike letters: "
-                + _describe_mixed(result.mixed_words[0]),
-                location=location,
-                span=_word_span(text, result.mixed_words[0]),
+            word = result.mixed_words[0]
+            yield self._lookalike_signal(
+                "unicode.lookalike_name",
+                f"the tool's name is spelt with look-alike letters: {_describe_mixed(word)}",
+                location,
+                _word_span(text, word),
             )
-        elif host is not None and not (explained or _EXPLAINS_LOOKALIKES.search(text)):
-            yield Signal(
-                check_id=self.id,
-                rule_id="unicode.lookalike_host",
-                tier=Tier.HARD,
-                threat="confusable-spelling",
-                confidence=_LOOKALIKE_HOST_CONFIDENCE,
-                evidence=f"the address {_cut(host)} spells its host with look-alike letters: "
-                + _describe_mixed(next(w for w in result.mixed_words if w in host)),
-                location=location,
-                span=_word_span(text, host),
+        elif (
+            result.mixed_words
+            and (host := _lookalike_host(text, result.mixed_words)) is not None
+            and not (explained or _EXPLAINS_LOOKALIKES.search(text))
+        ):
+            word = next(w for w in result.mixed_words if w in host)
+            yield self._lookalike_signal(
+                "unicode.lookalike_host",
+                f"the address {_cut(host)} spells its host with look-alike letters: "
+                + _describe_mixed(word),
+                location,
+                _word_span(text, host),
             )
         elif result.mixed_words:
             yield Signal(
@@ -1506,6 +1502,21 @@ class HiddenUnicodeCheck:
                 location=location,
                 span=_word_span(text, result.mixed_words[0]),
             )
+
+    def _lookalike_signal(
+        self, rule: str, evidence: str, location: str, span: tuple[int, int] | None
+    ) -> Signal:
+        """HARD: a name or an address spelt with look-alike letters."""
+        return Signal(
+            check_id=self.id,
+            rule_id=rule,
+            tier=Tier.HARD,
+            threat="confusable-spelling",
+            confidence=_LOOKALIKE_CONFIDENCE,
+            evidence=evidence,
+            location=location,
+            span=span,
+        )
 
     def _terminal_signal(self, terminal: Rendering, location: str, *, escalate: bool) -> Signal:
         """HARD when a terminal would hide or overwrite text; otherwise the
@@ -1638,7 +1649,7 @@ def _cut(text: str) -> str:
 #: and hyphens joined by dots, ending in a label of letters.
 _HOST = regex.compile(r"(?:[a-z][a-z0-9+.-]{0,15}://)?(?:[\w-]{1,63}\.){1,8}\p{L}{2,24}(?![\w-])")
 #: A look-alike host or tool name (``_lookalike_host``, ``unicode.lookalike_name``).
-_LOOKALIKE_HOST_CONFIDENCE = 0.9
+_LOOKALIKE_CONFIDENCE = 0.9
 
 
 def _lookalike_host(text: str, words: Sequence[str]) -> str | None:
