@@ -56,6 +56,7 @@ __all__ = [
     "base62_crc32",
     "credential_key",
     "credential_value",
+    "describes_credential_key",
     "find_secret_spans",
     "find_secrets",
     "in_public_config",
@@ -1438,6 +1439,31 @@ def credential_value(value: str) -> bool:
     if value.startswith(_PUBLIC_KEY_PREFIXES):
         return False  # a publishable key in a "public_token" default
     return _credential_shaped(value) and not _is_placeholder(value)
+
+
+# A parameter's description that calls its value a credential key: "Steam
+# Web API publisher key", "Admin key of the live app", "カカオ アプリ Admin
+# キー", "clave de API". A qualifier that makes a plain "key" a credential
+# (api, admin, secret, publisher ...) before a word for "key" in any
+# language of ``secrets/words.json``, or one of its longer key words alone.
+# Not: "idempotency key", "sort key", "primary key", "public key", "cache
+# key": their qualifiers say the key opens nothing.
+_KEY_QUALIFIERS = (
+    "api|admin|secret|access|publisher|server|master|private|app|service|management|root|write"
+)
+_DESCRIBED_KEY = re.compile(
+    rf"(?<![a-z0-9])(?:{_KEY_QUALIFIERS})[\s_-]{{0,2}}(?:[^\W\d_]{{1,16}}\s{{1,2}})?"
+    r"(?:key|" + "|".join(re.escape(word) for word in sorted(_PLAIN_KEY_WORDS)) + r")(?![a-z])"
+    r"|(?<![a-z0-9])(?:"
+    + "|".join(re.escape(word) for word in _FOREIGN_KEY_WORDS if word not in _PLAIN_KEY_WORDS)
+    + r")(?![a-z])",
+    re.IGNORECASE,
+)
+
+
+def describes_credential_key(text: str) -> bool:
+    """Does a parameter's description call its value a credential key?"""
+    return _DESCRIBED_KEY.search(text) is not None
 
 
 # Object keys that name a credential: in a default object, a header map or

@@ -24,7 +24,7 @@ from ._model import CappedEntry, ScanError, Tool
 from ._normalize import Anchors, normalize, normalize_anchored
 from ._secrets import SecretMatch, SecretScan, scan_secrets_counted
 
-__all__ = ["LocatedString", "Quote", "ToolView", "innermost_property", "view_tool"]
+__all__ = ["LocatedString", "Quote", "ToolView", "innermost_property", "value_owner", "view_tool"]
 
 #: The normalized form of a string is at most this many times its raw length
 #: (plus ``_NORMALIZED_SLACK``): NFKC turns U+FDFA into 18 characters, and a
@@ -336,6 +336,19 @@ def _child_path(parent: str, key: str) -> str:
 # One step into a schema's ``properties`` as ``_child_path`` writes it:
 # ``.properties.verify_ssl`` or ``.properties["a.b"]`` (quotes escaped).
 _PROPERTY_STEP = re.compile(r'(?:^|\.)properties(?:\.([A-Za-z0-9_$-]+)|\["((?:[^"\\]|\\.)*)"\])')
+
+
+# A value slot of a schema property: "<property>.default",
+# "<property>.examples[2]".
+_VALUE_STEP = re.compile(r"\.(?:default|const|enum|example|examples)(?:\[\d+\])*$")
+
+
+def value_owner(location: str) -> str | None:
+    """The path of the schema property whose value slot ``location`` is
+    (``inputSchema.properties.key.default`` -> ``inputSchema.properties.key``),
+    or None when ``location`` is no value slot."""
+    owner = _VALUE_STEP.sub("", location)
+    return None if owner == location else owner
 
 
 def innermost_property(location: str) -> str | None:

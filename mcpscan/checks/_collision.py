@@ -847,6 +847,26 @@ def own_services_apart(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
     return _each_names_its_own(server, own, other, text)
 
 
+def another_vendors_brand(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Are the two servers two vendors, the other naming its own brand and
+    the scanned tool not naming it? ``mine`` and ``theirs``: (server,
+    description). ``google-calendar`` beside ``outlook-calendar`` ("Create
+    an Outlook calendar event."): each id has a service word the other
+    lacks, the other's text names its own, and this one does not borrow it.
+    Not: ``slack-pro`` beside ``slack`` (no brand of its own), a text that
+    names the other's brand ("Post to Slack")."""
+    server, description = mine
+    other, text = theirs
+    own_brand = _service_words(server) - _service_words(other)
+    their_brand = _service_words(other) - _service_words(server)
+    if not own_brand or not their_brand:
+        return False
+    their_named = their_brand & _number_forms(text_words(text) | _abbreviated(text))
+    return bool(their_named) and not their_brand & _number_forms(
+        text_words(description) | _abbreviated(description)
+    )
+
+
 def unbranded_copy(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
     """Does the scanned tool do the other's job once the other's brand is
     taken out, without naming a service of its own?

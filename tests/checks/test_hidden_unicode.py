@@ -403,9 +403,11 @@ def test_mixed_script_is_soft_and_reviewable(case: str, text: str) -> None:
     assert "U+0" in signal.evidence
 
 
-def test_mixed_script_in_name() -> None:
+def test_mixed_script_in_name_is_a_lookalike_name() -> None:
+    # A tool's name spelt with a Cyrillic letter reads as a name it is not.
     report = scan("Read a file.", name="r\u0435ad_file")
-    assert rules(report) == {"unicode.mixed_script"}
+    assert rules(report) == {"unicode.lookalike_name"}
+    assert report.verdict is Verdict.QUARANTINE
 
 
 def test_mixed_script_evidence_is_capped_at_three_words() -> None:
