@@ -40,6 +40,7 @@ from .._instruction import (
 __all__ = [
     "RULES",
     "IntentHit",
+    "against_user",
     "confidence",
     "data_source",
     "evaluate_clause",
@@ -476,20 +477,20 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # even if the user selects a project": a pause for the user sets nothing.
     if clause.negated_action or holds_until_user(clause):
         return None
-    against_user = _against_user(clause)
+    overridden = against_user(clause)
     assigns = _assigns_literal(clause)
     sets_value = (
         (clause.has("setarg") and not _setting_denied(clause))
-        or (clause.has("invoke", "transmit") and against_user)
+        or (clause.has("invoke", "transmit") and overridden)
         or assigns
-        or _forces_written_value(clause, against_user)
+        or _forces_written_value(clause, overridden)
         or _chain_continued(clause)
         or _lowers_security(clause, scope.parameter)
         or _plants_into_call(clause)
     )
     if not sets_value:
         return None
-    if not (clause.addressed or assigns or _overrides_user_aloud(clause, against_user)):
+    if not (clause.addressed or assigns or _overrides_user_aloud(clause, overridden)):
         return None
     other_tools = _other_tools(clause)
     foreign = clause.scoped(Scope.OTHER_PARAM) + other_tools
@@ -498,7 +499,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # account or key to plant is an argument even when no argument is
     # named (a parameter's description speaks of itself).
     implied = (
-        against_user
+        overridden
         or clause.shell_chain
         or _escalates(clause)
         or _adds_mailbox(clause)
@@ -514,7 +515,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # another tool's arguments.
     allowed = _TAMPER_EVIDENCE if foreign else _TAMPER_EVIDENCE - {"duplicate"}
     evidence = [f"cue:{cue}" for cue in sorted(allowed & clause.cues) if _said(clause, cue)]
-    if against_user and not clause.has("notuser"):
+    if overridden and not clause.has("notuser"):
         evidence.append("cue:notuser")
     if clause.shell_chain:
         evidence.append("shell-chain")
@@ -604,7 +605,7 @@ def _insists_on_default(clause: Clause, scope: ToolScope) -> bool:
     and a default that is no address (a region, a page size) plants nothing."""
     if clause.urls or clause.emails or clause.ips or clause.values or clause.has("example"):
         return False
-    if not (clause.has("every", "modal") or _against_user(clause)):
+    if not (clause.has("every", "modal") or against_user(clause)):
         return False
     return written_addresses(scope.parameter_default())
 
@@ -798,7 +799,7 @@ def _copies_secret_store(clause: Clause) -> bool:
 _ANYWAY_REACH = 40
 
 
-def _against_user(clause: Clause) -> bool:
+def against_user(clause: Clause) -> bool:
     """The clause overrides the user's own choice: a ``notuser`` phrase, or
     a scope word ("whatever", "regardless", "even if", "egal", "无论") next
     to the user. "If the user does not name a region, use the default"
@@ -2258,7 +2259,7 @@ def _declared_marks(clause: Clause) -> Features:
     # set no region" hands on no more than the call needs: no whole store of
     # secrets (``secretstore``) and no ``excess``.
     secrets = clause.has("sensitive") and clause.has("excess", "secretstore")
-    if handed and secrets and _against_user(clause):
+    if handed and secrets and against_user(clause):
         marks.append("secret-despite-user")
     # "The full PAN and CVC are also written in plaintext to a diagnostics
     # collector", "the recovery phrase is backed up in cleartext to our
