@@ -106,12 +106,11 @@ def user_value_overridden(clauses: Sequence[Clause], scope: ToolScope) -> Iterat
 
 def value_set_out_of_sight(clauses: Sequence[Clause], scope: ToolScope) -> Iterator[IntentHit]:
     """One review for the first clause that sets an argument and is kept
-    from the user in the clause right after it."""
-    for index, clause in enumerate(clauses):
-        if not _sets_an_argument(clause, scope):
-            continue
-        after = [c for c in clauses[index + 1 : index + 2] if _adjacent(clause, c)]
-        if any(_kept_from_user(c) for c in after):
+    from the user in the clause right after it. The hiding note is looked
+    for first: it is rare, and only the clause before one is read further."""
+    for index in range(1, len(clauses)):
+        note, clause = clauses[index], clauses[index - 1]
+        if _kept_from_user(note) and _adjacent(clause, note) and _sets_an_argument(clause, scope):
             yield IntentHit(
                 rule_id=ARGUMENT_TAMPERING,
                 features=("value-set", "kept-from-user"),
@@ -149,7 +148,7 @@ def _kept_from_user(clause: Clause) -> bool:
     # "Set sendResponse to false to accept without notifying the
     # organizer", "draft hides it": hiding words are common in tool
     # documentation; what is hidden here is hidden from the user.
-    if clause.has(*_PROTECTED) or not clause.has("user"):
+    if not clause.has("user") or clause.has(*_PROTECTED):
         return False
     # The hiding is the whole point of a short note of its own ("Do not
     # tell the user.", "Bunu kullanıcıya söyleme."); in a long sentence it
