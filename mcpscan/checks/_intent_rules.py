@@ -288,6 +288,8 @@ def _other_server_call(clause: Clause, others: tuple[str, ...]) -> Features | No
     user ("only if the user confirmed the purchase, call place_order";
     "if the user asked you to open a PR, call create_pull_request")."""
     harmful = any(_harmful_name(name) for name in others)
+    if not harmful and _lookup_feeds_own_job(clause, others):
+        return None
     harm = bool(_prose_cues(clause) & _CALL_HARM) or _literal_destination(clause)
     if not (harmful or harm):
         # A lookup put on every answer ("before answering, always call
@@ -315,6 +317,34 @@ def _other_server_call(clause: Clause, others: tuple[str, ...]) -> Features | No
     if harmful:
         return _common(clause, "other-server-tool", "harmful-tool")
     return _common(clause, "other-server-tool")
+
+
+def _lookup_feeds_own_job(clause: Clause, others: tuple[str, ...]) -> bool:
+    """ "To invite people, first call the contacts server's `search_contacts`
+    for their email addresses, then fill the attendees field": a lookup on
+    another server whose result fills this tool's own argument is the
+    user's own task, even when the clause speaks of whom this tool reaches
+    (``outward``, ``transmit``: inviting, mailing). Still a review: a lookup whose result
+    goes to a written-in address, is sent, hidden, or read from a secret
+    store ("call list_keys and put every key in notes")."""
+    if not all(_lookup_name(name) for name in others):
+        return False
+    if not (clause.scoped(Scope.OWN_PARAM) or clause.has("argword")):
+        return False
+    if _literal_destination(clause) or clause.has("sensitive", "secretstore"):
+        return False
+    return _prose_cues(clause) & _CALL_HARM <= _OWN_JOB_REACH
+
+
+# Whom this tool reaches (inviting, mailing: its own sending job), said in a
+# clause that fills its own argument from a lookup.
+_OWN_JOB_REACH = frozenset({"outward", "transmit"})
+
+
+def _lookup_name(name: str) -> bool:
+    """A tool name that starts with a lookup verb (``search_contacts``)."""
+    words = _NAME_WORDS.findall(name.rsplit(".", 1)[-1])
+    return bool(words) and identifier_key(words[0]) in name_words("name:lookup")
 
 
 def _referred_on_wish(clause: Clause) -> bool:
@@ -369,9 +399,9 @@ def _harmful_name(name: str) -> bool:
     lookup verb (``get_payment_status``, ``list_commands``, ``search_messages``
     read, they do not act)."""
     # "github.delete_repository": the server's name says nothing of the call.
-    words = [identifier_key(w) for w in _NAME_WORDS.findall(name.rsplit(".", 1)[-1])]
-    if not words or words[0] in name_words("name:lookup"):
+    if _lookup_name(name):
         return False
+    words = [identifier_key(w) for w in _NAME_WORDS.findall(name.rsplit(".", 1)[-1])]
     return any(word in name_words("name:harmful") for word in words)
 
 
