@@ -40,6 +40,7 @@ from .._instruction import (
 __all__ = [
     "RULES",
     "IntentHit",
+    "against_user",
     "confidence",
     "data_source",
     "evaluate_clause",
@@ -287,6 +288,8 @@ def _other_server_call(clause: Clause, others: tuple[str, ...]) -> Features | No
     user ("only if the user confirmed the purchase, call place_order";
     "if the user asked you to open a PR, call create_pull_request")."""
     harmful = any(_harmful_name(name) for name in others)
+    if not harmful and _lookup_feeds_own_job(clause, others):
+        return None
     harm = bool(_prose_cues(clause) & _CALL_HARM) or _literal_destination(clause)
     if not (harmful or harm):
         # A lookup put on every answer ("before answering, always call
@@ -314,6 +317,34 @@ def _other_server_call(clause: Clause, others: tuple[str, ...]) -> Features | No
     if harmful:
         return _common(clause, "other-server-tool", "harmful-tool")
     return _common(clause, "other-server-tool")
+
+
+def _lookup_feeds_own_job(clause: Clause, others: tuple[str, ...]) -> bool:
+    """ "To invite people, first call the contacts server's `search_contacts`
+    for their email addresses, then fill the attendees field": a lookup on
+    another server whose result fills this tool's own argument is the
+    user's own task, even when the clause speaks of whom this tool reaches
+    (``outward``, ``transmit``: inviting, mailing). Still a review: a lookup whose result
+    goes to a written-in address, is sent, hidden, or read from a secret
+    store ("call list_keys and put every key in notes")."""
+    if not all(_lookup_name(name) for name in others):
+        return False
+    if not (clause.scoped(Scope.OWN_PARAM) or clause.has("argword")):
+        return False
+    if _literal_destination(clause) or clause.has("sensitive", "secretstore"):
+        return False
+    return _prose_cues(clause) & _CALL_HARM <= _OWN_JOB_REACH
+
+
+# Whom this tool reaches (inviting, mailing: its own sending job), said in a
+# clause that fills its own argument from a lookup.
+_OWN_JOB_REACH = frozenset({"outward", "transmit"})
+
+
+def _lookup_name(name: str) -> bool:
+    """A tool name that starts with a lookup verb (``search_contacts``)."""
+    words = _NAME_WORDS.findall(name.rsplit(".", 1)[-1])
+    return bool(words) and identifier_key(words[0]) in name_words("name:lookup")
 
 
 def _referred_on_wish(clause: Clause) -> bool:
@@ -368,9 +399,9 @@ def _harmful_name(name: str) -> bool:
     lookup verb (``get_payment_status``, ``list_commands``, ``search_messages``
     read, they do not act)."""
     # "github.delete_repository": the server's name says nothing of the call.
-    words = [identifier_key(w) for w in _NAME_WORDS.findall(name.rsplit(".", 1)[-1])]
-    if not words or words[0] in name_words("name:lookup"):
+    if _lookup_name(name):
         return False
+    words = [identifier_key(w) for w in _NAME_WORDS.findall(name.rsplit(".", 1)[-1])]
     return any(word in name_words("name:harmful") for word in words)
 
 
@@ -476,20 +507,20 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # even if the user selects a project": a pause for the user sets nothing.
     if clause.negated_action or holds_until_user(clause):
         return None
-    against_user = _against_user(clause)
+    overridden = against_user(clause)
     assigns = _assigns_literal(clause)
     sets_value = (
         (clause.has("setarg") and not _setting_denied(clause))
-        or (clause.has("invoke", "transmit") and against_user)
+        or (clause.has("invoke", "transmit") and overridden)
         or assigns
-        or _forces_written_value(clause, against_user)
+        or _forces_written_value(clause, overridden)
         or _chain_continued(clause)
         or _lowers_security(clause, scope.parameter)
         or _plants_into_call(clause)
     )
     if not sets_value:
         return None
-    if not (clause.addressed or assigns or _overrides_user_aloud(clause, against_user)):
+    if not (clause.addressed or assigns or _overrides_user_aloud(clause, overridden)):
         return None
     other_tools = _other_tools(clause)
     foreign = clause.scoped(Scope.OTHER_PARAM) + other_tools
@@ -498,7 +529,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # account or key to plant is an argument even when no argument is
     # named (a parameter's description speaks of itself).
     implied = (
-        against_user
+        overridden
         or clause.shell_chain
         or _escalates(clause)
         or _adds_mailbox(clause)
@@ -514,7 +545,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     # another tool's arguments.
     allowed = _TAMPER_EVIDENCE if foreign else _TAMPER_EVIDENCE - {"duplicate"}
     evidence = [f"cue:{cue}" for cue in sorted(allowed & clause.cues) if _said(clause, cue)]
-    if against_user and not clause.has("notuser"):
+    if overridden and not clause.has("notuser"):
         evidence.append("cue:notuser")
     if clause.shell_chain:
         evidence.append("shell-chain")
@@ -604,7 +635,7 @@ def _insists_on_default(clause: Clause, scope: ToolScope) -> bool:
     and a default that is no address (a region, a page size) plants nothing."""
     if clause.urls or clause.emails or clause.ips or clause.values or clause.has("example"):
         return False
-    if not (clause.has("every", "modal") or _against_user(clause)):
+    if not (clause.has("every", "modal") or against_user(clause)):
         return False
     return written_addresses(scope.parameter_default())
 
@@ -798,7 +829,7 @@ def _copies_secret_store(clause: Clause) -> bool:
 _ANYWAY_REACH = 40
 
 
-def _against_user(clause: Clause) -> bool:
+def against_user(clause: Clause) -> bool:
     """The clause overrides the user's own choice: a ``notuser`` phrase, or
     a scope word ("whatever", "regardless", "even if", "egal", "无论") next
     to the user. "If the user does not name a region, use the default"
@@ -2311,7 +2342,7 @@ def _declared_marks(clause: Clause) -> Features:
     # set no region" hands on no more than the call needs: no whole store of
     # secrets (``secretstore``) and no ``excess``.
     secrets = clause.has("sensitive") and clause.has("excess", "secretstore")
-    if handed and secrets and _against_user(clause):
+    if handed and secrets and against_user(clause):
         marks.append("secret-despite-user")
     # "The full PAN and CVC are also written in plaintext to a diagnostics
     # collector", "the recovery phrase is backed up in cleartext to our

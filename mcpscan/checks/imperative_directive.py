@@ -53,7 +53,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules, _string_intents
+from . import _intent_model, _intent_rules, _string_intents, _user_value_override
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -550,6 +550,8 @@ class ImperativeDirectiveCheck:
         string_hits = itertools.chain(
             _string_intents.foreign_reach(raw, clauses, scope, key),
             _string_intents.override_across_clauses(clauses),
+            _user_value_override.user_value_overridden(clauses, scope),
+            _user_value_override.value_set_out_of_sight(clauses, scope),
         )
         for hit in string_hits:
             yield hit, _string_intents.confidence(hit)
