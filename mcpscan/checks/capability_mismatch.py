@@ -1627,16 +1627,19 @@ def _cited_shapes(raw: str) -> Iterator[tuple[str, str]]:
 @functools.cache
 def _cited_prefixes() -> re.Pattern[str]:
     prefixes = sorted(
-        {prefix for prefix, _, _ in fit.fit_table().shapes if _TOKEN_PREFIX.fullmatch(prefix)},
+        {prefix for prefix, _, _ in fit.fit_table().shapes if _is_token_prefix(prefix)},
         key=len,
         reverse=True,
     )
     return re.compile(r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.])")
 
 
-# Prefixes that end a token's head (``sk-``, ``ghp_``, ``xoxb-``), not the
-# mixed-case AWS and Google key heads a lower-cased text cannot tell from words.
-_TOKEN_PREFIX = re.compile(r"[a-z]{2,}(?:-[a-z]+)?[-_]|github_pat_")
+def _is_token_prefix(prefix: str) -> bool:
+    """A prefix that ends a token's head (``sk-``, ``ghp_``, ``github_pat_``),
+    not the mixed-case AWS and Google key heads a lower-cased text cannot
+    tell from words, nor an armour line or a number pattern."""
+    letters = prefix[:-1].replace("-", "").replace("_", "")
+    return prefix[-1:] in ("-", "_") and letters.isascii() and letters.isalpha()
 
 
 # An example or default laid out as the output of ``env``: lines of
