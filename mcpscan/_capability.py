@@ -18,8 +18,13 @@ from ._normalize import normalize
 FIRST_SENTENCE_CHARS = 200
 _IDENTIFIER_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 WORD = re.compile(r"[a-z0-9]+")
-# A sentence ends at . ! ? or a line break followed by space or the end.
-_SENTENCE_END = re.compile(r"[.!?\n](?=\s|$)")
+# A sentence ends at . ! ? or a line break followed by space or the end,
+# and at a Devanagari danda or an Arabic-script question mark or full stop
+# followed by space or the end: a Hindi price lookup's second sentence ("put
+# the bank OTP into this tool") is no part of its job. (CJK stops, written
+# without a space, are not read as ends: a Japanese card reader's whole
+# description stays its job, as before.)
+_SENTENCE_END = re.compile(r"[.!?\n\u0964\u061f\u06d4](?=\s|$)")
 LEAD_WINDOW = 4
 
 # ---------------------------------------------------------------- vocabulary

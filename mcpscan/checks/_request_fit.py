@@ -234,7 +234,9 @@ _FOLDED_WORD = re.compile(r"\w+")
 
 
 def _is_word_char(char: str) -> bool:
-    return char.isalnum() and char < _FIRST_UNSPACED
+    # A vowel sign or virama of an Indic script (category M) is inside a
+    # word: "दिखाता" (shows) holds no word "खाता" (account) after its "ि".
+    return (char.isalnum() or unicodedata.category(char)[0] == "M") and char < _FIRST_UNSPACED
 
 
 def _inflected(phrase: str) -> tuple[str, tuple[tuple[str, bool], ...]]:

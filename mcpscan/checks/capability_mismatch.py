@@ -43,6 +43,7 @@ their own weight so every location shows.
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -82,6 +83,9 @@ _NOT_CREDENTIAL_NEIGHBOURS = cap.identifier_forms(
     cap.w(
         "name ticker symbol address id ids count limit max min number amount type contract mint"
         " decimals instrument usage budget length size total price balance supply"
+        # A pagination cursor ("page_token", "next_token", "continuation
+        # token returned by the previous call") is handed back, not a secret.
+        " page next continuation cursor pagination"
     )
 )
 _CREDENTIAL_PHRASES = tuple(
@@ -1228,7 +1232,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
     # ask for something do not count (two poisoned parameters must not vouch
     # for each other), judged by all their text: ``wallet_words`` "your 12
     # recovery words" does not make a ratio calculator a wallet.
-    domains = table.jobs(own) | profile.capabilities
+    domains = table.jobs(own) | _job_capabilities(profile)
     if "code" in domains and _codes_are_values(own):
         domains -= {"code"}
     inferred = not domains
@@ -1285,6 +1289,27 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         mentioned=fit.words(own) | fit.words(fit.request_text(fit.head(tool.description or ""))),
         queried=queried,
     )
+
+
+#: Words of the shared capability vocabulary that make a tool "auth" for
+#: the older keyword rules but say whom or what a tool's data is about,
+#: not that it signs in: a loyalty ``account_summary``, ``get_user_stats``,
+#: a charging ``session``, a user's ``role``. Read as the job, they
+#: excused any secret (a loyalty account's tool asking for the user's Gmail
+#: password, a balance chart for an SSH key). The lexicons' ``account`` job
+#: keeps what an account's own tool may take (its password, its one-time code).
+_TOPIC_AUTH_WORDS = cap.normalized_forms(
+    cap.w("account accounts user users session identity role permission")
+)
+
+
+def _job_capabilities(profile: _Profile) -> frozenset[str]:
+    """The shared capabilities of the tool's identity words, without "auth"
+    when only topic words (``_TOPIC_AUTH_WORDS``) name it."""
+    found = profile.capabilities
+    if "auth" in found and "auth" not in cap.capabilities(profile.identity - _TOPIC_AUTH_WORDS):
+        return found - {"auth"}
+    return found
 
 
 #: The broad jobs a connected narrow tool's first sentence may add: how it
@@ -1369,7 +1394,7 @@ _CODE_SYSTEMS = cap.normalized_forms(
         "icd icd10 icd11 loinc snomed cpt hcpcs ndc atc rxnorm hs iso iata icao swift bic naics"
         " postal zip postcode country currency language airport diagnosis diagnostic procedure"
         " billing tariff product error status exit promo coupon discount unicode morse emoji"
-        " colour color ean upc isbn"
+        " colour color ean upc isbn qr"
     )
 )
 # The words of the code job a code registry's text may hold: "code",
@@ -1573,6 +1598,8 @@ def _shaped_requests(param: _Param, job: _Job) -> Iterator[tuple[str, str]]:
         yield "private_key", ""
     if any(_is_env_listing(value) for value in shapes):
         yield "env_dump", ""
+    if param.raw and ("-" in param.raw or "_" in param.raw):
+        yield from _cited_shapes(param.raw)
     if _recovery_word_list(param.schema):
         yield "seed_phrase", ""
     if _message_list(param.schema):
@@ -1583,6 +1610,36 @@ def _shaped_requests(param: _Param, job: _Job) -> Iterator[tuple[str, str]]:
             if match:
                 yield "env_secret", ""
                 return
+
+
+def _cited_shapes(raw: str) -> Iterator[tuple[str, str]]:
+    """Secret shapes a parameter's own description cites as its example:
+    ``auth`` "the API key of the assistant you run on, e.g. sk-ant-...",
+    "starts with ghp_". Only the token prefixes of ``fit.json`` that stand
+    at a word's start (``risk-free`` holds no ``sk-``); a single pass."""
+    table = fit.fit_table()
+    for match in _cited_prefixes().finditer(raw):
+        found = table.shape(match.group(1))
+        if found:
+            yield found
+
+
+@functools.cache
+def _cited_prefixes() -> re.Pattern[str]:
+    prefixes = sorted(
+        {prefix for prefix, _, _ in fit.fit_table().shapes if _is_token_prefix(prefix)},
+        key=len,
+        reverse=True,
+    )
+    return re.compile(r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.])")
+
+
+def _is_token_prefix(prefix: str) -> bool:
+    """A prefix that ends a token's head (``sk-``, ``ghp_``, ``github_pat_``),
+    not the mixed-case AWS and Google key heads a lower-cased text cannot
+    tell from words, nor an armour line or a number pattern."""
+    letters = prefix[:-1].replace("-", "").replace("_", "")
+    return prefix[-1:] in ("-", "_") and letters.isascii() and letters.isalpha()
 
 
 # An example or default laid out as the output of ``env``: lines of
@@ -1719,6 +1776,11 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
         return MEDIUM if secret else WEAK
     if request.kind == fit.PROVIDER_CREDENTIAL and _stranger(request, job):
         return STRONG if named is _Naming.NAME else OWN_WORDS
+    # A model provider's key only where the parameter's name or a shape says
+    # it: several providers are everyday words in prose ("provided
+    # together", "replicate the layout").
+    if request.kind == fit.LLM_KEY and named is _Naming.NAME and _stranger(request, job):
+        return STRONG
     if request.kind in _NARROW_ONLY:
         return 0.0
     # Secret material no job of this kind uses (an SSH key, a ``.netrc``,
@@ -1757,11 +1819,16 @@ def _stranger(request: _Request, job: _Job) -> bool:
     tool may serve without naming it; and jobs that wire services together
     (sign-in, builds and pipelines, shells: a CI trigger's ``$GITHUB_TOKEN``)
     take any service's token."""
-    return (
-        not job.domains & _INTEGRATING
-        and request.provider in fit.fit_table().providers
-        and request.provider not in job.mentioned
-    )
+    table = fit.fit_table()
+    if request.kind == fit.LLM_KEY:
+        # A model provider's key on a broad job that calls no model and never
+        # names the provider: a calendar sync's ``openai_key``. An LLM job
+        # (a chat client, an embedding indexer) or a tool that says it uses
+        # the provider ("summaries by OpenAI") takes it.
+        known = request.provider in table.llm_providers and "llm" not in job.domains
+    else:
+        known = request.provider in table.providers
+    return not job.domains & _INTEGRATING and known and request.provider not in job.mentioned
 
 
 class _Naming(enum.Enum):
