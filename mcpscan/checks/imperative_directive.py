@@ -534,12 +534,8 @@ class ImperativeDirectiveCheck:
             yield from _intent_model.with_model(clause, scope)
         if key is None:
             return
-        string_hits = itertools.chain(
-            _string_intents.foreign_reach(raw, clauses, scope, key),
-            _string_intents.override_across_clauses(clauses),
-        )
-        for hit in string_hits:
-            yield hit, _string_intents.confidence(hit)
+        for hit in _string_intents.string_hits(raw, clauses, scope, key):
+            yield hit, _intent_rules.confidence(hit)
 
     def _scan_string(
         self, text: str, anchors: Iterable[_Anchor], located: LocatedString, context: Context
