@@ -228,6 +228,25 @@ def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
     }
 
 
+def assert_raised(report: Report, rule: str) -> None:
+    """An attack's verdict: ``rule`` among the report's intent rules, and
+    not a pass."""
+    assert rule in intent_rules(report)
+    assert report.verdict is not Verdict.PASS
+
+
+def assert_quarantined(report: Report, rule: str) -> None:
+    """A complete attack's verdict: ``rule`` HARD, and quarantined."""
+    assert rule in intent_rules(report, Tier.HARD)
+    assert report.verdict is Verdict.QUARANTINE
+
+
+def assert_quiet(report: Report, rules: set[str]) -> None:
+    """A look-alike's verdict: none of ``rules`` raised, and not quarantined."""
+    assert not intent_rules(report) & rules
+    assert report.verdict is not Verdict.QUARANTINE
+
+
 def reviewable_rules(report: Report, prefix: str = "", *, check_id: str | None = None) -> set[str]:
     """The rule ids of the signals a person would be asked to review: at
     least ``Config.review_min_confidence`` (below it a signal is a discounted

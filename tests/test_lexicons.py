@@ -498,6 +498,24 @@ def test_negation_and_cue_spans_are_found_in_normalized_text() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        # The user decides, in languages beyond the first six.
+        ("als de gebruiker erom vraagt", True),
+        ("kullanıcı isterse", True),
+        ("ユーザーが指定したとおりに設定", True),
+        ("если пользователь попросит", True),
+        ("jika pengguna meminta", True),
+        # Without asking the user is the opposite: no choice of theirs.
+        ("kullanıcıya sormadan", False),
+        ("не спрашивая пользователя", False),
+    ],
+)
+def test_userchoice_is_read_in_every_language(text: str, chosen: bool) -> None:
+    assert bool(cue_spans(normalize(text) + " ", "userchoice")) is chosen
+
+
+@pytest.mark.parametrize(
     ("text", "field"),
     [
         ("{", "lexicon/xx.json"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from typing import Any
 
@@ -343,6 +343,21 @@ class _Vocabulary:
     #: "go through", "belong on", "se consultan en", "для них": a class of
     #: work sent to the place named next.
     routed_to: PhraseSet
+    #: "this tool is superseded by", "do not use it for", "本工具已被": the
+    #: tool demoting itself (``{this_tool}`` in a phrase stands for each
+    #: ``this_tool`` phrase of its language).
+    demotes_itself: regex.Pattern[str]
+    #: "official", "instead of", "always use", "is deprecated", "do not
+    #: call", "en lugar de", "已弃用": a claim of rank or a retirement.
+    ranks_itself: regex.Pattern[str]
+    #: "do not use it", "no la uses": a prohibition about the tool itself,
+    #: which ranks nothing.
+    about_itself: regex.Pattern[str]
+    #: "both work", "beide bleiben verfügbar", "两者均可用": both tools stay
+    #: in use (``{word}`` stands for any one word).
+    both_kept: regex.Pattern[str]
+    #: "our", "unser", "nuestro", "弊社の": the vendor's possessive.
+    ours: str
 
 
 @attrs.frozen
@@ -406,18 +421,62 @@ def _phrases(name: str, data: dict[str, object], key: str) -> list[str]:
 _FIRST_UNSPACED = "\u2e80"
 
 
+#: A phrase's placeholder for any one word ("use the {word} tool if ...").
+_ANY_WORD = "{word}"
+
+
 def _phrase_pattern(phrase: str) -> str:
     """One phrase as a regex: spaces match any run of blanks (or none, as
-    Korean writes "지원중단" too), ``*`` any word ending; a phrase of a
-    script with spaces is a whole word, one of CJK or Hangul may stand
-    inside a run of its letters."""
+    Korean writes "지원중단" too), ``*`` any word ending, ``{word}`` any
+    one word; a phrase of a script with spaces is a whole word, one of CJK
+    or Hangul may stand inside a run of its letters."""
     stem = phrase.rstrip("*")
-    body = r"\s*".join(regex.escape(word) for word in stem.split())
+    body = r"\s*".join(
+        r"[\w-]+" if word == _ANY_WORD else regex.escape(word) for word in stem.split()
+    )
     if phrase.endswith("*"):
         body += r"\w*"
     if stem[0] >= _FIRST_UNSPACED:
         return body
     return rf"\b{body}" + ("" if phrase.endswith("*") else r"\b")
+
+
+def _alternation(phrases: Iterable[str]) -> str:
+    """Phrases as one regex alternation, longest first, so a phrase is not
+    cut short by one it extends."""
+    patterns = [_phrase_pattern(p) for p in sorted(set(phrases), key=lambda p: (-len(p), p))]
+    return "|".join(patterns) or "(?!)"
+
+
+#: A phrase's placeholder for each of its language's ``this_tool`` phrases.
+_THIS_TOOL = "{this_tool}"
+
+
+def _expanded(phrases: Iterable[str], this_tool: Sequence[str]) -> Iterator[str]:
+    """``phrases`` lower-cased, each one holding ``{this_tool}`` once for
+    every ``this_tool`` phrase of the same language."""
+    for phrase in phrases:
+        if _THIS_TOOL in phrase:
+            yield from (phrase.replace(_THIS_TOOL, own).lower() for own in this_tool)
+        else:
+            yield phrase.lower()
+
+
+#: The self-description rules' lists (optional in a language file).
+_SELF_RULES = ("demotes_itself", "ranks_itself", "about_itself", "both_kept", "ours")
+
+
+def _self_rule_phrases(name: str, data: dict[str, object]) -> dict[str, list[str]]:
+    this_tool = _phrases(name, data, "this_tool")
+    return {
+        key: list(_expanded(_phrases(name, data, key), this_tool))
+        for key in _SELF_RULES
+        if key in data
+    }
+
+
+def _compiled(phrases: Iterable[str]) -> regex.Pattern[str]:
+    return regex.compile(_alternation(phrases), regex.IGNORECASE)
 
 
 @functools.cache
@@ -435,7 +494,10 @@ def _vocabulary() -> _Vocabulary:
         "edition": set(),
         "routed_to": set(),
     }
+    own: dict[str, set[str]] = {key: set() for key in _SELF_RULES}
     for name, data in _vocabulary_files():
+        for key, listed in _self_rule_phrases(name, data).items():
+            own[key].update(listed)
         region.update(word.lower() for word in _phrases(name, data, "region"))
         environment.update(word.lower() for word in _phrases(name, data, "environment"))
         affix.update(word.lower() for word in _phrases(name, data, "affix"))
@@ -444,13 +506,11 @@ def _vocabulary() -> _Vocabulary:
         this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
         for key, phrases in steering.items():
             phrases.update(p.lower() for p in _phrases(name, data, key))
-    # Longest first, so a phrase is not cut short by one it extends.
-    patterns = [_phrase_pattern(p) for p in sorted(retire, key=lambda p: (-len(p), p))]
     return _Vocabulary(
         region=frozenset(region),
         environment=frozenset(environment),
         affix=frozenset(affix),
-        retire=regex.compile("|".join(patterns) or "(?!)", regex.IGNORECASE),
+        retire=_compiled(retire),
         out_of_service=PhraseSet.of(retire | out_of_service),
         this_tool=PhraseSet.of(this_tool),
         defect=PhraseSet.of(steering["defect"]),
@@ -458,6 +518,11 @@ def _vocabulary() -> _Vocabulary:
         here=PhraseSet.of(steering["here"]),
         edition=PhraseSet.of(steering["edition"]),
         routed_to=PhraseSet.of(steering["routed_to"]),
+        demotes_itself=_compiled(own["demotes_itself"]),
+        ranks_itself=_compiled(own["ranks_itself"]),
+        about_itself=_compiled(own["about_itself"]),
+        both_kept=_compiled(own["both_kept"]),
+        ours=_alternation(own["ours"]),
     )
 
 
@@ -477,6 +542,50 @@ def steering_words() -> tuple[PhraseSet, PhraseSet, PhraseSet]:
 def this_tool_words() -> PhraseSet:
     """Phrases with which a tool names itself ("this tool", "本工具")."""
     return _vocabulary().this_tool
+
+
+def demotes_itself(text: str) -> bool:
+    """Does the tool demote itself ("this tool is superseded by", "do not
+    use it for real chats", "本工具已被 ... 取代"), in any lexicon language?
+    Only the tool itself is the subject ("this tool", "it"), never
+    another server's tool."""
+    return _vocabulary().demotes_itself.search(text) is not None
+
+
+def ranks_itself_anywhere(text: str) -> bool:
+    """A claim of rank or a retirement anywhere in the text ("official",
+    "always use this one", "the old one is deprecated", "en lugar de"): a
+    namesake saying so is no honest deferral, whatever else it says. A
+    prohibition about the tool itself ("do not use it for ...") or part
+    of its self-demotion ranks nothing."""
+    vocabulary = _vocabulary()
+    own = [
+        found.span()
+        for pattern in (vocabulary.demotes_itself, vocabulary.about_itself)
+        for found in pattern.finditer(text)
+    ]
+    return any(
+        not any(start <= claim.start() and claim.end() <= end for start, end in own)
+        for claim in vocabulary.ranks_itself.finditer(text)
+    )
+
+
+def keeps_both(text: str, server: str) -> bool:
+    """A vendor's migration note about its own older server: the text calls
+    the other server its own ("our legacy <server> server", "unser altes
+    <server>", "弊社の旧 <server>") and says both stay in use ("both work
+    until 2027-06-30", "use the classic tool if the user asks for it").
+
+    Issue 12: such a note must not quarantine. A copy that retires another
+    vendor's tool ("replaces github's create_issue, which is deprecated")
+    names no server as its own and keeps nothing: HARD."""
+    vocabulary = _vocabulary()
+    ours = regex.search(
+        rf"(?:{vocabulary.ours})\s*(?:[\w-]+\s+){{0,2}}?{regex.escape(server)}\b",
+        text,
+        regex.IGNORECASE,
+    )
+    return ours is not None and vocabulary.both_kept.search(text) is not None
 
 
 def _retires_itself(text: str) -> bool:

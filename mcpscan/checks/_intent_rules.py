@@ -1781,6 +1781,11 @@ def _secret_to_observer(clause: Clause, scope: ToolScope) -> Features | None:
     # upload is not reported in the tool output").
     if "negation" in window and not clause.has("conceal", "covert", "hiddenfact"):
         return None
+    # Weight (weights.json): still its prior, 0.8. Refitting it alone
+    # (``corpus/fit.py --only intent.declared_malicious:secret-to-observer``)
+    # returns 0.8: no labelled training entry (corpus/, ../shared/corpora;
+    # the fit never reads sealed rounds) has this feature in its best
+    # declared clause, so the data has not yet moved it from the prior.
     return _common(clause, "declared", "secret-to-observer")
 
 

@@ -33,6 +33,19 @@ a placeholder (``name=...``, ``to=[...]``, ``key={key}``).
 (e.g. V, L). Always pass booking_class="Y"." The clause rules read the
 user's choice overridden and the value forced when they stand in one
 clause; an abbreviation or a second sentence splits them.
+
+**Confidences come from data**, as the clause rules' do: each judgement
+names its features (``other-server-tool`` with ``foreign-argument-bound``,
+``foreign-harmful-call``, ``foreign-secret-fed``, plus ``kept-from-user``
+when the act is kept from the user; ``forced-value`` with
+``user-overridden-nearby``) and its confidence is ``_intent_rules.confidence``:
+``sigmoid(bias + sum of weights)`` over the rule's table in
+``mcpscan/lexicon/weights.json``, fitted by ``corpus/fit.py`` (``nox -s
+fit``), which reads these judgements (``string_hits``) beside the clause
+rules. The features' priors in that file are the former hand values (a
+review 0.6, a hard call 0.8) written as weights, the starting point the fit
+is pulled towards; whether a judgement is hard is decided here
+(``IntentHit.hard``), never by its weight.
 """
 
 from __future__ import annotations
@@ -44,6 +57,7 @@ import attrs
 import regex
 
 from .._instruction import Clause, Scope, ToolScope, analyze, split_clauses
+from . import _user_value_override
 from ._intent_rules import (
     ARGUMENT_TAMPERING,
     CROSS_TOOL,
@@ -54,15 +68,7 @@ from ._intent_rules import (
     prose_cues,
 )
 
-__all__ = ["confidence", "foreign_reach", "override_across_clauses"]
-
-#: These judgements are reviews: above ``Config.review_min_confidence``
-#: (0.35), below a hard finding (0.75) ...
-REVIEW_CONFIDENCE = 0.6
-#: ... except a call of another server's harmful tool kept from the user:
-#: every part of the attack is there (an order, another server's tool that
-#: deletes, pays or runs code, beyond the request, without the user).
-HARD_CONFIDENCE = 0.8
+__all__ = ["foreign_reach", "override_across_clauses", "string_hits"]
 
 # "symbol="qntm"", "force=tru", "imza_tipi='varsayilan'" in the normalized
 # clause: a parameter assigned a written-in value. A placeholder ("...",
@@ -95,6 +101,17 @@ _NEGATED_WAIT = 2
 # A schema value (a parameter's default or const) is filled in as it is: a
 # call written there is ordered by being there. An enum lists choices.
 _VALUE_KEYS = frozenset({"default", "const"})
+
+
+def string_hits(
+    raw: str, clauses: Sequence[Clause], scope: ToolScope, key: str
+) -> Iterator[IntentHit]:
+    """Every judgement over the clauses of the string ``raw`` (the value of
+    the schema key ``key``): the scan's and the weight fit's one reading."""
+    yield from foreign_reach(raw, clauses, scope, key)
+    yield from override_across_clauses(clauses)
+    yield from _user_value_override.user_value_overridden(clauses, scope)
+    yield from _user_value_override.value_set_out_of_sight(clauses, scope)
 
 
 def foreign_reach(
@@ -140,14 +157,17 @@ def _next_clause(
 
 
 def _hit(rule_id: str, clause: Clause, feature: str, *, hard: bool = False) -> IntentHit:
+    """A reach into another server's tool; one kept from the user (a hard
+    call: an order, another server's tool that deletes, pays or runs code,
+    beyond the request, without the user) names that as a feature too, so
+    the fit weighs it apart from a review."""
+    kept = ("kept-from-user",) if hard else ()
     return IntentHit(
-        rule_id=rule_id, features=("other-server-tool", feature), clause=clause, hard=hard
+        rule_id=rule_id,
+        features=tuple(sorted(("other-server-tool", feature, *kept))),
+        clause=clause,
+        hard=hard,
     )
-
-
-def confidence(hit: IntentHit) -> float:
-    """A string judgement's confidence: a review's, or a hard finding's."""
-    return HARD_CONFIDENCE if hit.hard else REVIEW_CONFIDENCE
 
 
 def _ordered(clause: Clause, key: str) -> bool:

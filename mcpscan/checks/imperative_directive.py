@@ -547,14 +547,8 @@ class ImperativeDirectiveCheck:
             yield from _intent_model.with_model(clause, scope)
         if key is None:
             return
-        string_hits = itertools.chain(
-            _string_intents.foreign_reach(raw, clauses, scope, key),
-            _string_intents.override_across_clauses(clauses),
-            _user_value_override.user_value_overridden(clauses, scope),
-            _user_value_override.value_set_out_of_sight(clauses, scope),
-        )
-        for hit in string_hits:
-            yield hit, _string_intents.confidence(hit)
+        for hit in _string_intents.string_hits(raw, clauses, scope, key):
+            yield hit, _intent_rules.confidence(hit)
 
     def _scan_string(
         self, text: str, anchors: Iterable[_Anchor], located: LocatedString, context: Context

@@ -63,11 +63,14 @@ from ._collision import (
     calls_itself_instead,
     claims_precedence,
     defers_to,
+    demotes_itself,
     different_job,
+    keeps_both,
     localized_sibling,
     out_of_service_words,
     own_scope,
     own_services_apart,
+    ranks_itself_anywhere,
     steering_words,
     this_tool_words,
     unbranded_copy,
@@ -1010,7 +1013,7 @@ class ShadowingCheck:
             # quarantine: the text demotes itself and names the other as the
             # one to use. A copy that wants the other's calls never does
             # this; one that also ranks itself or retires the other ("X is
-            # deprecated; use this one") stays HARD (see _SELF_PROMOTION).
+            # deprecated; use this one") stays HARD (see ``ranks_itself_anywhere``).
             yield self._signal(
                 "cross_server",
                 Tier.SOFT,
@@ -1277,9 +1280,9 @@ class ShadowingCheck:
             if any(begin <= at < end and not own_scope(spaced, at) for at in claims):
                 # "replaces X from our legacy gitlab-classic server. Both
                 # work until ...": the vendor retires its own server and
-                # keeps both (``_keeps_both``); a reference rule, not this
+                # keeps both (``keeps_both``); a reference rule, not this
                 # one, judges the rest.
-                if all(_keeps_both(raw, server) for server, _n in entries):
+                if all(keeps_both(raw, server) for server, _n in entries):
                     continue
                 mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
                 yield self._reference_signal(tool, context, located, mention, Tier.HARD)
@@ -1776,34 +1779,11 @@ def _reference_tier(
 
 def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
     """Does the text send calls back to every server it names (``defers_to``,
-    or a vendor's own migration note that keeps both: ``_keeps_both``)?"""
+    or a vendor's own migration note that keeps both: ``keeps_both``)?"""
     return all(
-        defers_to(text, name, server) or _keeps_both(text, server)
+        defers_to(text, name, server) or keeps_both(text, server)
         for server in {server for server, _n in entries}
     )
-
-
-#: "both work until 2027-06-30", "use the classic tool if the user asks for it".
-_BOTH_KEPT = regex.compile(
-    r"\bboth (?:still )?(?:work|remain|keep working|are (?:still )?(?:available|supported))\b"
-    r"|\buse the \w+ (?:tool|one|version) if the user (?:asks|wants|prefers)\b",
-    regex.IGNORECASE,
-)
-
-
-def _keeps_both(text: str, server: str) -> bool:
-    """A vendor's migration note about its own older server: the text calls
-    the other server "our ... <server> server" and says both stay in use.
-
-    Issue 12: "This replaces `gitlab_mr_create` from our legacy
-    gitlab-classic server. Both work until 2027-06-30; ... use the classic
-    tool if the user asks for it" must not quarantine. A copy that retires
-    another vendor's tool ("replaces github's create_issue, which is
-    deprecated") names no server as its own and keeps nothing: HARD."""
-    ours = regex.search(
-        r"\bour (?:[\w-]+ ){0,2}?" + regex.escape(server) + r"\b", text, regex.IGNORECASE
-    )
-    return bool(ours) and bool(_BOTH_KEPT.search(text))
 
 
 def _steering_tier(
@@ -2521,31 +2501,12 @@ def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str
     ]
 
 
-#: The tool demoting itself: "this tool is superseded by", "do not use it
-#: to answer user questions". Only the tool itself as subject ("this tool",
-#: "it"), never another server's tool.
-_SELF_DEMOTION = regex.compile(
-    r"\bthis (?:tool|one|server|instance) (?:is|has been) (?:superseded|replaced)\s+by\b"
-    r"|\bdo not use (?:it|this (?:tool|one|server|instance)) (?:to|for)\b",
-    regex.IGNORECASE,
-)
-#: A rank or retirement claim anywhere in the text: such a namesake is no
-#: honest deferral, whatever else it says ("the old one is deprecated,
-#: always use this one").
-_SELF_PROMOTION = regex.compile(
-    r"\b(?:official|canonical|authoritative|source of truth|instead of|always (?:use|call)"
-    r"|(?:is|are|was|been) (?:deprecated|retired|obsolete|discontinued|outdated|stale)"
-    r"|no longer (?:use|call)|do not (?:use|call) (?!it\b|this\b))",
-    regex.IGNORECASE,
-)
-
-
 def _defers_to(tool: Tool, others: Sequence[str]) -> list[str]:
     """The other servers this tool's own text hands the job back to: it
-    demotes itself (``_SELF_DEMOTION``), names the other server and makes no
-    claim of rank (``_SELF_PROMOTION``)."""
+    demotes itself (``demotes_itself``), names the other server and makes
+    no claim of rank (``ranks_itself_anywhere``), in any lexicon language."""
     text = tool.description or ""
-    if not others or not _SELF_DEMOTION.search(text) or _SELF_PROMOTION.search(text):
+    if not others or not demotes_itself(text) or ranks_itself_anywhere(text):
         return []
     lowered = text.lower()
     return [other for other in others if other.lower() in lowered]

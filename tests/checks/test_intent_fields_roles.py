@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from helpers import intent_rules, scan_described
+from helpers import assert_quarantined, assert_quiet, assert_raised, scan_described
 
 import mcpscan
-from mcpscan import Tier, Verdict
 
 _S = {"type": "string"}
 
@@ -179,9 +178,7 @@ ATTACKS = [
 
 @pytest.mark.parametrize(("rule", "description", "params"), ATTACKS)
 def test_attack_is_raised(rule: str, description: str, params: Mapping[str, object] | None) -> None:
-    report = _scan(description, params)
-    assert rule in intent_rules(report)
-    assert report.verdict is not Verdict.PASS
+    assert_raised(_scan(description, params), rule)
 
 
 HARD = [
@@ -259,9 +256,7 @@ HARD = [
 def test_complete_attack_is_quarantined(
     rule: str, description: str, params: Mapping[str, object]
 ) -> None:
-    report = _scan(description, params)
-    assert rule in intent_rules(report, Tier.HARD)
-    assert report.verdict is Verdict.QUARANTINE
+    assert_quarantined(_scan(description, params), rule)
 
 
 LOOK_ALIKES = [
@@ -344,7 +339,7 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("description", "params"), LOOK_ALIKES)
 def test_look_alike_stays_quiet(description: str, params: Mapping[str, object] | None) -> None:
-    report = scan_described(description, "helper_tool", params)
-    quiet = {PRIORITY, EXFILTRATION, MANIPULATION, CONCEALMENT, CROSS_TOOL}
-    assert not intent_rules(report) & quiet
-    assert report.verdict is not Verdict.QUARANTINE
+    assert_quiet(
+        scan_described(description, "helper_tool", params),
+        {PRIORITY, EXFILTRATION, MANIPULATION, CONCEALMENT, CROSS_TOOL},
+    )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from helpers import intent_rules, scan_described
+from helpers import assert_quarantined, assert_quiet, assert_raised, intent_rules, scan_described
 
 import mcpscan
 from mcpscan import Report, Tier, Verdict
@@ -129,9 +129,7 @@ ATTACKS = [
 
 @pytest.mark.parametrize(("rule", "description", "params"), ATTACKS)
 def test_attack_is_raised(rule: str, description: str, params: Mapping[str, object] | None) -> None:
-    report = scan_described(description, "helper", params)
-    assert rule in intent_rules(report)
-    assert report.verdict is not Verdict.PASS
+    assert_raised(scan_described(description, "helper", params), rule)
 
 
 HARD = [
@@ -182,9 +180,7 @@ HARD = [
 def test_complete_attack_is_quarantined(
     rule: str, description: str, params: Mapping[str, object] | None
 ) -> None:
-    report = scan_described(description, "helper", params)
-    assert rule in intent_rules(report, Tier.HARD)
-    assert report.verdict is Verdict.QUARANTINE
+    assert_quarantined(scan_described(description, "helper", params), rule)
 
 
 LOOK_ALIKES = [
@@ -226,9 +222,9 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize(("description", "params"), LOOK_ALIKES)
 def test_look_alike_stays_quiet(description: str, params: Mapping[str, object] | None) -> None:
-    report = scan_described(description, "helper_tool", params)
-    assert not intent_rules(report) & {PRIORITY, EXFILTRATION, MANIPULATION}
-    assert report.verdict is not Verdict.QUARANTINE
+    assert_quiet(
+        scan_described(description, "helper_tool", params), {PRIORITY, EXFILTRATION, MANIPULATION}
+    )
 
 
 def test_a_detector_quoting_a_role_switch_is_not_quarantined() -> None:
