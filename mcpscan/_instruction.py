@@ -1237,6 +1237,7 @@ def may_instruct(normalized: str) -> bool:
     # early): the hits are kept, and the person cues derived from them, only
     # when the whole string holds none.
     hits: list[tuple[int, int, str]] = []
+    chat: set[str] = set()  # the whole conversation's words (``_WHOLE_CHAT``)
     for hit in _cue_hits(normalized):
         if hit[2] in _GATE_CUES:
             return True
@@ -1245,9 +1246,11 @@ def may_instruct(normalized: str) -> bool:
         # thousands of others.
         if hit[2] in _PERSON_CUE_SOURCES:
             hits.append(hit)
-    found = tuple(hits)
-    if {cue for _s, _e, cue in found} >= _WHOLE_CHAT:
+        elif hit[2] in _WHOLE_CHAT:
+            chat.add(hit[2])
+    if chat >= _WHOLE_CHAT:
         return True
+    found = tuple(hits)
     derived = _with_person_cues(found, normalized)[len(found) :]
     return any(cue in _GATE_CUES for _s, _e, cue in derived)
 
