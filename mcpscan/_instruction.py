@@ -1105,6 +1105,15 @@ _GATE_CUES = ACTION_CUES | {
 }
 
 
+#: Cues that make a string worth reading although no clause rule needs
+#: them: an effect on the user's money, access, settings or data, which the
+#: stated-harm judgement (``checks/_stated_harm.py``) reads over all of a
+#: string's clauses. They do not make a clause fireable (``may_fire``).
+STRING_GATE_CUES = frozenset(
+    {"effect:money", "effect:access", "effect:settings", "effect:partner", "switchoff"}
+)
+
+
 def may_instruct(normalized: str) -> bool:
     """A cheap test on a whole normalized string: could any clause of it ask
     the agent for something? One automaton pass, no clause analysis."""
@@ -1115,7 +1124,7 @@ def may_instruct(normalized: str) -> bool:
     # when the whole string holds none.
     hits: list[tuple[int, int, str]] = []
     for hit in _cue_hits(normalized):
-        if hit[2] in _GATE_CUES:
+        if hit[2] in _GATE_CUES or hit[2] in STRING_GATE_CUES:
             return True
         hits.append(hit)
     found = tuple(hits)
@@ -1201,7 +1210,11 @@ def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | Non
     return None
 
 
-def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Clause]:
+def distinct_clauses(
+    raw: str,
+    scope: ToolScope | None = None,
+    every: list[tuple[int, int, frozenset[str]]] | None = None,
+) -> Iterator[Clause]:
     """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
     and differ in more than their span, each at its first place.
 
@@ -1212,6 +1225,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
     and a megabyte of real text repeats some ten thousand of them. A clause
     that cannot fire is read only as far as its cues (the next clause's
     ``previous_cues``): names, addresses and values are not extracted.
+    ``every``, when given, receives every clause's span and cues in order,
+    fireable or not (the stated-harm judgement reads them at no extra cost).
     """
     previous: frozenset[str] = frozenset()
     earlier: frozenset[str] = frozenset()
@@ -1234,6 +1249,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
             places.add((key, previous, earlier))
             yield _moved(known, start, end, previous, earlier)
         cues = known if isinstance(known, frozenset) else known.cues
+        if every is not None:
+            every.append((start, end, cues))
         previous, earlier = _cues_carried(previous, cues, raw, start, end), previous & EARLIER_CUES
 
 
