@@ -1110,7 +1110,14 @@ _GATE_CUES = ACTION_CUES | {
 #: stated-harm judgement (``checks/_stated_harm.py``) reads over all of a
 #: string's clauses. They do not make a clause fireable (``may_fire``).
 STRING_GATE_CUES = frozenset(
-    {"effect:money", "effect:access", "effect:settings", "effect:partner", "switchoff"}
+    {
+        "effect:money",
+        "effect:access",
+        "effect:settings",
+        "effect:partner",
+        "effect:unprotect",
+        "switchoff",
+    }
 )
 
 

@@ -94,6 +94,7 @@ _PART_BREAK = regex.compile(r"[,;:\uff0c\u3001\u060c]")
 #: Every cue that states an effect (``_effects``).
 _EFFECT_CUES = STRING_GATE_CUES | {
     "protection",
+    "effect:unprotect",
     "defence",
     "weaken",
     "autostart",
@@ -158,11 +159,11 @@ def _judged(
     # Stated alone, an effect is what many honest tools describe ("billed
     # per minute", "granted access to the consumer database"): it must be
     # said to be unchosen, standing or hidden, here or in the next clause.
-    if not marks or _negated(clause.text, clause.hits):
+    if not (marks or _lowers_protection(cues, scope)) or _negated(clause.text, clause.hits):
         return None
-    # An effect that is the tool's job speaks only when that very clause
-    # keeps it from the user.
-    if not (effects - _job_effects(scope)) and not own_marks & _HIDDEN:
+    # An effect that is the tool's job speaks only when it is kept from the
+    # user.
+    if not (effects - _job_effects(scope)) and not hidden:
         return None
     return IntentHit(
         rule_id=DECLARED_MALICIOUS,
@@ -170,6 +171,16 @@ def _judged(
         clause=clause,
         hard=hidden or bool((effects & _SEVERE) and (cues & _OUTSIDE)),
     )
+
+
+def _lowers_protection(cues: frozenset[str], scope: ToolScope) -> bool:
+    """A check or a record skipped, said outright (``effect:unprotect``: "not
+    checked against the lists", "the audit trail is switched off"), by a
+    tool whose job is not protections: no user asks a stock tool to blind
+    the audit, so no mark of being unchosen is needed. A protection noun
+    beside "off" is not enough ("in silent mode, alert sounds are off" is
+    the user's mode)."""
+    return "effect:unprotect" in cues and "unprotect" not in _job_effects(scope)
 
 
 def _not_stated(cues: frozenset[str]) -> bool:
@@ -201,7 +212,9 @@ def _effects(cues: frozenset[str]) -> frozenset[str]:
         found.add("access")
     if "autostart" in cues:
         found.add("persist")
-    if "weaken" in cues or (cues & set(_PROTECTION_NOUNS) and cues & set(_OFF_VERBS)):
+    if cues & {"weaken", "effect:unprotect"} or (
+        cues & set(_PROTECTION_NOUNS) and cues & set(_OFF_VERBS)
+    ):
         found.add("unprotect")
     if "effect:settings" in cues:
         found.add("settings")
