@@ -184,10 +184,12 @@ def _lowers_protection(cues: frozenset[str], scope: ToolScope) -> bool:
 
 
 def _not_stated(cues: frozenset[str]) -> bool:
-    """A threat list, an example, a warning, or a behaviour said to be
-    removed; "is restored if removed", "not removed at the end" say that
-    something stays (``standing``), which is no withdrawal."""
-    if "withdrawn" in cues and "standing" not in cues:
+    """A threat list, an example, a warning, a behaviour said to be
+    removed, or a change said to be undone ("turned off for 10 minutes and
+    re-enabled automatically": ``restored``); "is restored if removed",
+    "not removed at the end", "not re-enabled" say that something stays
+    (``standing``), which is neither."""
+    if cues & {"withdrawn", "restored"} and "standing" not in cues:
         return True
     return bool(cues & _NOT_STATED)
 

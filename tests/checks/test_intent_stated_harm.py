@@ -113,6 +113,12 @@ QUIET = [
         "Sets a reminder.\n\nIf you enable weekly digests, your notification settings are"
         " changed automatically to include email.",
     ),
+    # A protection paused and turned back on: bounded, not lowered.
+    _tool(
+        "build_image",
+        "Builds a container image.\n\nThe firewall is switched off automatically during the"
+        " build and switched back on when it finishes.",
+    ),
     # An access tool whose job is granting roles, nothing hidden.
     _tool(
         "grant_project_role",
