@@ -1228,6 +1228,22 @@ _GATE_CUES = ACTION_CUES | {
 }
 
 
+#: Cues that make a string worth reading although no clause rule needs
+#: them: an effect on the user's money, access, settings or data, which the
+#: stated-harm judgement (``checks/_stated_harm.py``) reads over all of a
+#: string's clauses. They do not make a clause fireable (``may_fire``).
+STRING_GATE_CUES = frozenset(
+    {
+        "effect:money",
+        "effect:access",
+        "effect:settings",
+        "effect:partner",
+        "effect:unprotect",
+        "switchoff",
+    }
+)
+
+
 def may_instruct(normalized: str) -> bool:
     """A cheap test on a whole normalized string: could any clause of it ask
     the agent for something? One automaton pass, no clause analysis."""
@@ -1239,7 +1255,7 @@ def may_instruct(normalized: str) -> bool:
     hits: list[tuple[int, int, str]] = []
     chat: set[str] = set()  # the whole conversation's words (``_WHOLE_CHAT``)
     for hit in _cue_hits(normalized):
-        if hit[2] in _GATE_CUES:
+        if hit[2] in _GATE_CUES or hit[2] in STRING_GATE_CUES:
             return True
         # Only the hits ``_with_person_cues`` reads are kept: a long string
         # with no gate cue (a megabyte of paths) holds hundreds of
@@ -1333,7 +1349,11 @@ def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | Non
     return None
 
 
-def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Clause]:
+def distinct_clauses(
+    raw: str,
+    scope: ToolScope | None = None,
+    every: list[tuple[int, int, frozenset[str]]] | None = None,
+) -> Iterator[Clause]:
     """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
     and differ in more than their span, each at its first place.
 
@@ -1344,6 +1364,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
     and a megabyte of real text repeats some ten thousand of them. A clause
     that cannot fire is read only as far as its cues (the next clause's
     ``previous_cues``): names, addresses and values are not extracted.
+    ``every``, when given, receives every clause's span and cues in order,
+    fireable or not (the stated-harm judgement reads them at no extra cost).
     """
     previous: frozenset[str] = frozenset()
     earlier: frozenset[str] = frozenset()
@@ -1366,6 +1388,8 @@ def distinct_clauses(raw: str, scope: ToolScope | None = None) -> Iterator[Claus
             places.add((key, previous, earlier))
             yield _moved(known, start, end, previous, earlier)
         cues = known if isinstance(known, frozenset) else known.cues
+        if every is not None:
+            every.append((start, end, cues))
         previous, earlier = _cues_carried(previous, cues, raw, start, end), previous & EARLIER_CUES
 
 

@@ -53,7 +53,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules, _string_intents, _user_value_override
+from . import _intent_model, _intent_rules, _stated_harm, _string_intents
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -506,9 +506,14 @@ class ImperativeDirectiveCheck:
         one signal per rule, at its most confident clause."""
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
-        clauses = tuple(distinct_clauses(raw, scope))
+        read: list[tuple[int, int, frozenset[str]]] = []
+        clauses = tuple(distinct_clauses(raw, scope, read))
         key = None if located.is_key else located.key
-        for hit, fitted in self._clause_hits(raw, clauses, scope, key):
+        hits = self._clause_hits(raw, clauses, scope, key)
+        if key is not None:
+            harms = _stated_harm.stated_harm(raw, read, scope)
+            hits = itertools.chain(hits, ((hit, _string_intents.confidence(hit)) for hit in harms))
+        for hit, fitted in hits:
             score = fitted
             # A quoted or example attack is a mention: never hard.
             hard = hit.hard and score >= _HARD_INTENT_CONFIDENCE
