@@ -165,11 +165,16 @@ def _judged(
     # user.
     if not (effects - _job_effects(scope)) and not hidden:
         return None
+    to_outsider = bool((effects & _SEVERE) and (cues & _OUTSIDE))
+    # The confidence comes from weights.json like every intent rule's
+    # (``stated-harm``, plus ``harm-hidden`` / ``harm-to-outsider`` for a
+    # hard one); the effect names are recorded for the fit.
+    marks_found = ("harm-hidden",) * hidden + ("harm-to-outsider",) * to_outsider
     return IntentHit(
         rule_id=DECLARED_MALICIOUS,
-        features=tuple(sorted(f"effect:{name}" for name in effects)),
+        features=("stated-harm", *marks_found, *sorted(f"effect:{name}" for name in effects)),
         clause=clause,
-        hard=hidden or bool((effects & _SEVERE) and (cues & _OUTSIDE)),
+        hard=hidden or to_outsider,
     )
 
 

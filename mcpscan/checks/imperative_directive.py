@@ -512,7 +512,7 @@ class ImperativeDirectiveCheck:
         hits = self._clause_hits(raw, clauses, scope, key)
         if key is not None:
             harms = _stated_harm.stated_harm(raw, read, scope)
-            hits = itertools.chain(hits, ((hit, _string_intents.confidence(hit)) for hit in harms))
+            hits = itertools.chain(hits, ((hit, _intent_rules.confidence(hit)) for hit in harms))
         for hit, fitted in hits:
             score = fitted
             # A quoted or example attack is a mention: never hard.
