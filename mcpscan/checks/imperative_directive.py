@@ -53,7 +53,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules, _string_intents
+from . import _intent_model, _intent_rules, _string_intents, _tool_model
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -477,16 +477,42 @@ class ImperativeDirectiveCheck:
 
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
         scope = tool_scope(tool, context.snapshot)
+        spoke = False
         for located in context.strings:
             text = _scan_form(located)
             anchors = _anchors(text)
             first = next(anchors, None)
             if first is not None:
-                yield from self._scan_string(
+                for signal in self._scan_string(
                     text, itertools.chain((first,), anchors), located, context
-                )
+                ):
+                    spoke = True
+                    yield signal
             if located.field != "name" and may_instruct(located.normalized):
-                yield from self._intents(located, scope.reading(located.location))
+                for signal in self._intents(located, scope.reading(located.location)):
+                    spoke = True
+                    yield signal
+        # The whole tool's words, read by a fitted scorer, where no rule of
+        # this check spoke (a rule that spoke needs no second voice); on
+        # definitions only, which it was fitted on.
+        if not spoke and context.surface == "definition":
+            yield from self._tool_words(context.strings)
+
+    def _tool_words(self, strings: tuple[LocatedString, ...]) -> Iterator[Signal]:
+        hit = _tool_model.tool_score(strings)
+        if hit is None:
+            return
+        quote = hit.located.quote(hit.start, hit.end)
+        yield Signal(
+            check_id=self.id,
+            rule_id=_tool_model.RULE,
+            tier=Tier.SOFT,
+            threat="coerced-action",
+            confidence=hit.probability,
+            evidence=f"learned whole-tool wording: {quote.text}",
+            location=hit.located.location,
+            span=quote.span,
+        )
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
         """What the string's clauses ask the agent to do (``intent.*`` rules):
