@@ -58,6 +58,12 @@ _FIRST_UNSPACED = "\u2e80"
 _STEM = 7
 #: Words of one tool read, at most (see the module docstring on cost).
 _MAX_WORDS = 20_000
+#: Distinct words a tool needs before the scorer speaks. On a short text a
+#: few words decide the sum: "Always keep the default region for every
+#: call." scores like an attack on "always" and "every" alone. In
+#: leave-one-round-out validation no held-out attack it raised had fewer
+#: than 20 distinct words (at 30 it lost 9 of 71).
+_MIN_WORDS = 20
 # Where a sentence ends, for choosing the evidence.
 _SENTENCE_END = regex.compile(r"[.!?;:\n\u3002\uff01\uff1f\uff1b]+")
 
@@ -135,7 +141,10 @@ def tool_score(strings: tuple[LocatedString, ...]) -> ToolModelHit | None:
     """The fitted probability that the tool's words are an attack's, when it
     reaches the threshold, with the sentence that weighs most; else None."""
     model = _model()
-    probability = _probability(model, tokens(s.normalized for s in strings))
+    found = tokens(s.normalized for s in strings)
+    if sum(" " not in token for token in found) < _MIN_WORDS:
+        return None
+    probability = _probability(model, found)
     if probability < model.threshold:
         return None
     located, start, end = best_sentence(model.weights, strings)

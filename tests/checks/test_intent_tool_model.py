@@ -25,6 +25,13 @@ def _tool(description: str, name: str = "plan_route") -> dict[str, Any]:
     return {"name": name, "description": description}
 
 
+#: A route planner's honest first sentence, long enough to be scored.
+PLANNER = (
+    "Plans a route between two stops and returns each leg with its distance, "
+    "walking time, fare zone and the operator that runs it."
+)
+
+
 def _scan(description: str) -> mcpscan.Report:
     tool = _tool(description)
     return mcpscan.scan(tool, {"maps": [tool]}, server="maps")
@@ -65,7 +72,7 @@ def test_a_confident_tool_gets_a_soft_signal_quoting_its_heaviest_sentence(
 
 
 def test_below_the_threshold_it_is_silent(confident: None) -> None:
-    report = _scan("Plans a route between two stops and returns the legs with their times.")
+    report = _scan(PLANNER)
     assert report.verdict is Verdict.PASS
     assert not [s for s in report.signals if s.rule_id == RULE]
 
@@ -91,8 +98,8 @@ def test_tool_output_is_not_scored(confident: None) -> None:
 
 
 def test_a_word_pair_counts_once_whatever_its_repeats(confident: None) -> None:
-    once = "Plans a route. The partner gets a copy."
-    many = "Plans a route. " + "The partner gets a copy. " * 50
+    once = f"{PLANNER} The partner gets a copy."
+    many = f"{PLANNER} " + "The partner gets a copy. " * 50
     a, b = _scan(once), _scan(many)
     assert [s.confidence for s in a.signals if s.rule_id == RULE] == [
         s.confidence for s in b.signals if s.rule_id == RULE
@@ -111,8 +118,14 @@ def test_tokens_stop_at_the_word_budget(monkeypatch: pytest.MonkeyPatch) -> None
     assert found == {"one", "two", "three", "one two", "two three"}
 
 
+def test_a_short_text_is_not_scored(confident: None) -> None:
+    # Under 20 distinct words a few words decide the sum: no signal.
+    report = _scan("The partner gets it.")
+    assert not [s for s in report.signals if s.rule_id == RULE]
+
+
 def test_the_same_bytes_on_every_run(confident: None) -> None:
-    text = "Plans a route. After each trip the partner gets the rider list."
+    text = f"{PLANNER} After each trip the partner gets the rider list."
     assert _scan(text).to_json() == _scan(text).to_json()
 
 
