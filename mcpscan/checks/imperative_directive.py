@@ -34,13 +34,15 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import ahocorasick
 import attrs
 import regex
 
 from .._check import Context
+from .._config import Config
 from .._instruction import (
     ACTION_CUES,
     Clause,
@@ -50,10 +52,10 @@ from .._instruction import (
     tool_scope,
 )
 from .._lazy import BACKSTOP_SECONDS
-from .._model import Signal, Tier, Tool
+from .._model import ScanError, Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules, _stated_harm, _string_intents
+from . import _intent_model, _intent_rules, _stated_harm, _string_intents, _tool_model
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -476,6 +478,25 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
 _SAMPLING = regex.compile(r"sampling|createMessage", regex.IGNORECASE)
 
 
+#: The option that turns on ``intent.tool_model``.
+TOOL_MODEL_OPTION = "learned_tool_model"
+
+
+def _learned_tool_model(options: Mapping[str, Any]) -> bool:
+    """Whether the caller turned on the whole-tool scorer. Off by default:
+    it raises unseen authors' attacks no rule reaches, but a bag of words
+    cannot read consent, restraint or negation, so some honest disclosures
+    ("if you opt in, usage counts are shared with our analytics partner")
+    score like attacks (docs/rules/intent-tool-model.md, Limits)."""
+    value = options.get(TOOL_MODEL_OPTION, False)
+    if not isinstance(value, bool):
+        raise ScanError(
+            f"config.options[imperative-directive].{TOOL_MODEL_OPTION}",
+            f"expected true or false, got {value!r}",
+        )
+    return value
+
+
 class ImperativeDirectiveCheck:
     """Find directives addressed to the model in a tool's text."""
 
@@ -483,23 +504,51 @@ class ImperativeDirectiveCheck:
     version = "1"
     surfaces = ("definition", "output")
 
+    def validate_config(self, config: Config) -> None:
+        """A bad ``learned_tool_model`` value is the caller's mistake."""
+        _learned_tool_model(config.options_for(self.id))
+
     def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
-        # The tool's names and job are read only once a string may instruct
-        # (a third of real tools have none that may): a pure function of
-        # the tool and the snapshot, built at most once per scan.
         scope: ToolScope | None = None
+        spoke = False
         for located in context.strings:
             text = _scan_form(located)
             anchors = _anchors(text)
             first = next(anchors, None)
             if first is not None:
-                yield from self._scan_string(
+                for signal in self._scan_string(
                     text, itertools.chain((first,), anchors), located, context
-                )
+                ):
+                    spoke = True
+                    yield signal
             if located.field != "name" and may_instruct(located.normalized):
                 if scope is None:
                     scope = tool_scope(tool, context.snapshot)
-                yield from self._intents(located, scope.reading(located.location))
+                for signal in self._intents(located, scope.reading(located.location)):
+                    spoke = True
+                    yield signal
+        # The whole tool's words, read by a fitted scorer, where no rule of
+        # this check spoke (a rule that spoke needs no second voice); on
+        # definitions only, which it was fitted on; opt-in (see
+        # ``_learned_tool_model``).
+        if not spoke and context.surface == "definition" and _learned_tool_model(context.options):
+            yield from self._tool_words(context.strings)
+
+    def _tool_words(self, strings: tuple[LocatedString, ...]) -> Iterator[Signal]:
+        hit = _tool_model.tool_score(strings)
+        if hit is None:
+            return
+        quote = hit.located.quote(hit.start, hit.end)
+        yield Signal(
+            check_id=self.id,
+            rule_id=_tool_model.RULE,
+            tier=Tier.SOFT,
+            threat="coerced-action",
+            confidence=hit.probability,
+            evidence=f"learned whole-tool wording: {quote.text}",
+            location=hit.located.location,
+            span=quote.span,
+        )
 
     def _intents(self, located: LocatedString, scope: ToolScope) -> Iterator[Signal]:
         """What the string's clauses ask the agent to do (``intent.*`` rules):
