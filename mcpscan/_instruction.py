@@ -382,7 +382,10 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
     # On ASCII text (most clauses) a word character is ``str.isalnum``, a
     # C method, instead of ``_is_word_char`` with its Unicode tests.
     is_word_char = str.isalnum if text.isascii() else _is_word_char
-    found: list[tuple[int, int, bool, _Phrase]] = []
+    # The distinct words found of each language other than English, and the
+    # hits held back from the first English homograph on.
+    words: dict[str, set[str]] = {}
+    pending: list[tuple[int, int, bool, _Phrase]] | None = None
     for last, phrase in _lexicon().automaton.iter(text):
         start, end = last - phrase.length + 1, last + 1
         # ``_starts_a_word``, its common answer first: a phrase after a
@@ -402,29 +405,41 @@ def _cue_hits(text: str) -> Iterator[tuple[int, int, str]]:
         )
         if whole and text[end : end + 1] == "'" and _elided(text, end):
             continue
-        if whole or any(prefix for _cue, prefix in phrase.cues):
-            found.append((start, end, whole, phrase))
+        if not (whole or any(prefix for _cue, prefix in phrase.cues)):
+            continue
+        for language in phrase.languages:
+            words.setdefault(language, set()).add(text[start:end])
+        # Hits are yielded as they are found, so that a caller that stops
+        # at the first cue it needs (``may_instruct``) reads no further;
+        # from the first English homograph on they wait for the end of the
+        # text, where the evidence for it is known (order kept).
+        if pending is None and not phrase.homograph:
+            yield from _phrase_cues(start, end, whole, phrase)
+        else:
+            pending = pending or []
+            pending.append((start, end, whole, phrase))
     # An English homograph of another language ("toon" in "returns TOON
     # format", "modifier key", "llama-2", "belge*" inside "Belgium") counts
     # only beside a second, other word of one of its languages ("toon de
     # gebruiker ...", "llama a la herramienta y envía ..."); its own
     # repetitions and words English shares are no evidence.
-    homographs = [hit for hit in found if hit[3].homograph]
-    if homographs:
-        evidence = [(text[s:e], p.languages) for s, e, _w, p in found if p.languages]
-        found = [
-            hit
-            for hit in found
-            if not hit[3].homograph
-            or any(
-                word != text[hit[0] : hit[1]] and spoken & hit[3].languages
-                for word, spoken in evidence
-            )
-        ]
-    for start, end, whole, phrase in found:
-        for cue, prefix in phrase.cues:
-            if whole or prefix:
-                yield start, end, cue
+    for start, end, whole, phrase in pending or ():
+        if not phrase.homograph or _beside_another_word(words, phrase.languages, text[start:end]):
+            yield from _phrase_cues(start, end, whole, phrase)
+
+
+def _phrase_cues(
+    start: int, end: int, whole: bool, phrase: _Phrase
+) -> Iterator[tuple[int, int, str]]:
+    for cue, prefix in phrase.cues:
+        if whole or prefix:
+            yield start, end, cue
+
+
+def _beside_another_word(words: dict[str, set[str]], languages: frozenset[str], own: str) -> bool:
+    """Does a word other than ``own`` of one of ``languages`` stand in the
+    text (``words``: the distinct words found, by language)?"""
+    return any(words.get(language, set()) - {own} for language in languages)
 
 
 # ---------------------------------------------------------------------------

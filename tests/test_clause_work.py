@@ -248,3 +248,38 @@ def test_a_person_asked_after_a_megabyte_of_paths_is_still_read() -> None:
     text = normalize("~/.ssh/ " * 20_000 + "Ask the teacher for the portal password.")
     assert _instruction.may_instruct(text)
     assert not _instruction.may_instruct(normalize("~/.ssh/ " * 20_000))
+
+
+class _CountingAutomaton:
+    """Counts the phrase matches a caller consumes of the lexicon automaton."""
+
+    def __init__(self, automaton: object) -> None:
+        self.automaton = automaton
+        self.consumed = 0
+
+    def iter(self, text: str) -> object:
+        for match in self.automaton.iter(text):  # type: ignore[attr-defined]
+            self.consumed += 1
+            yield match
+
+
+def test_cue_hits_are_read_no_further_than_the_caller_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # may_instruct stops at the first gate cue: on a long text the rest of
+    # the automaton's matches must not be read (they were, when every hit
+    # was collected first to judge English homographs).
+    lexicon = _instruction._lexicon()
+    counting = _CountingAutomaton(lexicon.automaton)
+    monkeypatch.setattr(_instruction, "_lexicon", lambda: attrs.evolve(lexicon, automaton=counting))
+    text = "Send the report to the team. " * 2000
+    assert next(_instruction._cue_hits(text)) is not None
+    assert counting.consumed < 10
+
+
+def test_a_homograph_still_waits_for_its_evidence() -> None:
+    # From the first English homograph on, hits are held to the end of the
+    # text: "toon" (Dutch "show") counts only beside another Dutch word.
+    english = [cue for *_span, cue in _instruction._cue_hits("returns toon format output")]
+    dutch = [cue for *_span, cue in _instruction._cue_hits("toon de gebruiker het resultaat")]
+    assert len(dutch) > len(english)
