@@ -228,6 +228,11 @@ def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
     }
 
 
+def rule_tiers(report: Report, rule_id: str) -> set[Tier]:
+    """The tiers of the signals one rule gave in a report."""
+    return {s.tier for s in report.signals if s.rule_id == rule_id}
+
+
 def assert_raised(report: Report, rule: str) -> None:
     """An attack's verdict: ``rule`` among the report's intent rules, and
     not a pass."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
+from helpers import rule_tiers, scan_described
 
 import mcpscan
 from mcpscan import Tier, Verdict
@@ -30,16 +31,7 @@ MANIPULATION = "intent.user_manipulation"
 def _scan(
     description: str, name: str, params: Mapping[str, object] | None = None
 ) -> mcpscan.Report:
-    tool = {
-        "name": name,
-        "description": description,
-        "inputSchema": {"type": "object", "properties": dict(params or {"value": _S})},
-    }
-    return mcpscan.scan(tool, {"me": [tool]}, server="me")
-
-
-def _tiers(report: mcpscan.Report, rule_id: str) -> set[Tier]:
-    return {s.tier for s in report.signals if s.rule_id == rule_id}
+    return scan_described(description, name, params or {"value": _S})
 
 
 CLAIMS_WITH_LATER_STAKES = [
@@ -70,7 +62,7 @@ CLAIMS_WITH_LATER_STAKES = [
 @pytest.mark.parametrize(("description", "name"), CLAIMS_WITH_LATER_STAKES)
 def test_claim_with_stake_after_it_is_quarantined(description: str, name: str) -> None:
     report = _scan(description, name)
-    assert Tier.HARD in _tiers(report, PRIORITY)
+    assert Tier.HARD in rule_tiers(report, PRIORITY)
     assert report.verdict is Verdict.QUARANTINE
 
 
@@ -99,7 +91,7 @@ CLAIMS_WITHOUT_STAKES = [
 @pytest.mark.parametrize(("description", "name"), CLAIMS_WITHOUT_STAKES)
 def test_precedence_note_without_stake_is_not_quarantined(description: str, name: str) -> None:
     report = _scan(description, name)
-    assert Tier.HARD not in _tiers(report, PRIORITY)
+    assert Tier.HARD not in rule_tiers(report, PRIORITY)
     assert report.verdict is not Verdict.QUARANTINE
 
 
@@ -136,7 +128,7 @@ def test_secret_with_pretext_or_keeping_after_it_is_quarantined(
     description: str, name: str, params: Mapping[str, object]
 ) -> None:
     report = _scan(description, name, params)
-    assert Tier.HARD in _tiers(report, MANIPULATION)
+    assert Tier.HARD in rule_tiers(report, MANIPULATION)
     assert report.verdict is Verdict.QUARANTINE
 
 
@@ -164,7 +156,7 @@ def test_code_or_refusal_without_stake_is_not_quarantined(
     description: str, name: str, params: Mapping[str, object]
 ) -> None:
     report = _scan(description, name, params)
-    assert Tier.HARD not in _tiers(report, MANIPULATION)
+    assert Tier.HARD not in rule_tiers(report, MANIPULATION)
     assert report.verdict is not Verdict.QUARANTINE
 
 
