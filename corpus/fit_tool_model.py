@@ -6,6 +6,18 @@ tools captured from live servers (``REAL``, negatives only), takes each
 tool's words (``mcpscan.checks._tool_model.tokens`` over the normalized
 strings the scan reads) and fits a logistic regression over them.
 
+The scan spares the words that stand only in clauses the shared analysis
+reads as no attack (the user's choice, a restraint, an act refused, a
+mention: ``_tool_model.discounted`` with
+``imperative_directive.no_attack_reading``): they count only toward an
+honest tool. Validation scores each held-out tool exactly so. The fit
+itself reads every word: sparing can then only lower a score. Fitting on
+the spared words too was measured (leave one round out over r1..r12, see
+docs/rules/intent-tool-model.md) and let the words of a consent or a
+threat list grow heavier toward an attack wherever they stand outside one:
+held-out real tools newly raised 11 -> 28, look-alikes 22 -> 27, for no
+more held-out attacks raised (60 -> 60).
+
 The vocabulary is the words (and word pairs) that attacks of at least
 ``MIN_AUTHORS`` different author groups used (an author group: a sealed
 round's author tag, or a corpus file's id prefix). A word only one or two
@@ -49,6 +61,7 @@ from mcpscan._eval import load_corpus, scan_entry
 from mcpscan._model import Tool, Verdict
 from mcpscan._walk import view_tool
 from mcpscan.checks import _tool_model
+from mcpscan.checks.imperative_directive import no_attack_reading
 
 ROOT = Path(__file__).resolve().parent
 ROUNDS = tuple(f"r{n}" for n in range(1, 13))
@@ -88,6 +101,8 @@ class Entry:
     expect: int
     rules_rank: int  # today's verdict without this scorer
     words: frozenset[str]
+    #: Words of clauses read as no attack only (``_tool_model.discounted``).
+    spared: frozenset[str]
 
 
 def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
@@ -114,6 +129,7 @@ def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
                         expect=_RANK[item.expect],
                         rules_rank=_RANK[scan_entry(item, config).verdict],
                         words=frozenset(_tool_model.tokens(s.normalized for s in strings)),
+                        spared=_tool_model.discounted(strings, no_attack_reading),
                     )
                 )
     finally:
@@ -159,10 +175,10 @@ def fit(train: Sequence[Entry]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in sorted(weights.items()) if round(v, 3) != 0.0}
 
 
-def _probability(weights: Mapping[str, float], words: frozenset[str]) -> float:
-    return _sigmoid(
-        weights.get("bias", 0.0) + math.fsum(weights.get(w, 0.0) for w in words if w != "bias")
-    )
+def _probability(weights: Mapping[str, float], entry: Entry) -> float:
+    """The scan's probability (``_tool_model._probability``) of an entry."""
+    model = _tool_model._Model(bias=weights.get("bias", 0.0), threshold=THRESHOLD, weights=weights)
+    return _tool_model._probability(model, set(entry.words - {"bias"}), entry.spared)
 
 
 def _roots() -> list[tuple[str, Path]]:
@@ -188,22 +204,20 @@ def validate(entries: Sequence[Entry], measure: Sequence[Entry]) -> None:
         lookalikes = [e for e in entries if e.group == held and not e.label and e.rules_rank == 0]
         real = [e for e in entries if _held_out_real(e) and e.rules_rank == 0]
         for i, threshold in enumerate(THRESHOLDS):
-            raised = [e for e in attacks if _probability(weights, e.words) >= threshold]
+            raised = [e for e in attacks if _probability(weights, e) >= threshold]
             totals["attacks the rules pass"][i] += len(attacks)
             totals["raised"][i] += len(raised)
             totals["raised where review was expected"][i] += sum(e.expect == 1 for e in raised)
             totals["look-alikes newly raised"][i] += sum(
-                _probability(weights, e.words) >= threshold for e in lookalikes
+                _probability(weights, e) >= threshold for e in lookalikes
             )
             totals["held-out real tools newly raised"][i] += sum(
-                _probability(weights, e.words) >= threshold for e in real
+                _probability(weights, e) >= threshold for e in real
             )
         print(held, {k: v[THRESHOLDS.index(THRESHOLD)] for k, v in totals.items()}, file=sys.stderr)
     weights = fit(entries)
     for i, threshold in enumerate(THRESHOLDS):
-        newly = sum(
-            e.rules_rank == 0 and _probability(weights, e.words) >= threshold for e in measure
-        )
+        newly = sum(e.rules_rank == 0 and _probability(weights, e) >= threshold for e in measure)
         figures = {k: v[i] for k, v in totals.items()}
         print(
             f"threshold {threshold}: {figures}; measured benign newly raised {newly}/{len(measure)}"

@@ -43,13 +43,18 @@ __all__ = [
     "against_user",
     "confidence",
     "data_source",
+    "describes_threats",
     "evaluate_clause",
+    "flow_denied",
     "harmful_name",
     "holds_until_user",
     "in_name",
+    "lists_examples",
     "other_tools",
     "prose_cues",
+    "threat_list_continued",
     "weights",
+    "withdrawn",
 ]
 
 CROSS_TOOL = "intent.cross_tool"
@@ -1499,7 +1504,7 @@ def _unrelated_demand(clause: Clause, scope: ToolScope) -> Features | None:
     # A security product's catalogue of what malware does is no demand,
     # nor an act the sentence says does not happen, nor what a mute
     # setting leaves in place ("messages are still delivered to the inbox").
-    if _describes_threats(clause) or _act_denied(clause, *_DEMANDS, "useract"):
+    if describes_threats(clause) or _act_denied(clause, *_DEMANDS, "useract"):
         return None
     if _record_kept(clause):
         return None
@@ -1808,9 +1813,9 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     # and a flow the user set up or approves ("to the bucket the user
     # configured", "to your own account", "the user sees the report before
     # it is sent") are not the tool's own hidden behaviour.
-    if _lists_examples(clause) or clause.has("consent") or _withdrawn(clause):
+    if lists_examples(clause) or clause.has("consent") or withdrawn(clause):
         return None
-    if _describes_threats(clause) or _record_kept(clause):
+    if describes_threats(clause) or _record_kept(clause):
         return None
     # A list the previous clause introduced as examples ("flags phrases
     # such as ..., fake <system> tags, requests to send data to outside
@@ -1857,7 +1862,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.has("negation") and not (clause.has("covert", "conceal") or hidden_fact):  # noqa: SIM102
         # A negation elsewhere in a clause that names a receiver nobody
         # asked for, a sale or a secret moved still declares the flow.
-        if _flow_denied(clause) or not set(marks) & _SELF_EVIDENT:
+        if flow_denied(clause) or not set(marks) & _SELF_EVIDENT:
             return None
     if _hidden_handover(clause, marks, scope):
         marks.append("hidden-handover")
@@ -1923,7 +1928,7 @@ def _record_kept(clause: Clause) -> bool:
     return not _literal_destination(clause)
 
 
-def _describes_threats(clause: Clause) -> bool:
+def describes_threats(clause: Clause) -> bool:
     """ "Detection covers infostealers that copy browser cookies and upload
     them ...", "audits for persistence tricks used in supply-chain attacks:
     unknown keys added to authorized_keys ...": what malware or attackers
@@ -1932,7 +1937,7 @@ def _describes_threats(clause: Clause) -> bool:
     tool ... uploads")."""
     if clause.has("selfref"):
         return False
-    if clause.has("threatword") or _threat_list_continued(clause):
+    if clause.has("threatword") or threat_list_continued(clause):
         return True
     # "Static analysis of a suspicious file. Reports known behaviours such
     # as: copies browser cookies to a remote server, ...": examples listed
@@ -1940,7 +1945,7 @@ def _describes_threats(clause: Clause) -> bool:
     return "threatword" in clause.previous_cues and clause.has("example")
 
 
-def _threat_list_continued(clause: Clause) -> bool:
+def threat_list_continued(clause: Clause) -> bool:
     """ "- **Keyloggers**: ... exfiltrate keystrokes. - **Persistence**:
     create launch agents that survive uninstallation": a list item after an
     item naming malware continues a security tool's catalogue of threats.
@@ -1950,7 +1955,7 @@ def _threat_list_continued(clause: Clause) -> bool:
     return "threatword" in clause.previous_cues and bool(_LIST_ITEM.match(clause.text))
 
 
-def _flow_denied(clause: Clause) -> bool:
+def flow_denied(clause: Clause) -> bool:
     """ "We never sell your data to advertisers", "es werden keine Daten an
     Dritte weitergegeben": a negation before the hand-over promises it does
     not happen. A negation after it ("shared with partner agencies, who
@@ -2110,7 +2115,7 @@ def _told_nobody(clause: Clause) -> bool:
 _FOUND_IN = regex.compile(r"\s(?:in|on|within|inside|from|by)\s")
 
 
-def _lists_examples(clause: Clause) -> bool:
+def lists_examples(clause: Clause) -> bool:
     examples = clause.spans("example")
     return any(not _FOUND_IN.match(clause.text, end) for _start, end in examples)
 
@@ -2125,7 +2130,7 @@ def _users_data_handed_on(clause: Clause) -> bool:
     return clause.has("handover") and clause.has("userdata", "sensitive")
 
 
-def _withdrawn(clause: Clause) -> bool:
+def withdrawn(clause: Clause) -> bool:
     """A changelog or notice saying a flow was taken out: "Removed the
     tracker that sent usage data to an ad network", "2.0 no longer shares
     crash reports with partners". The removal stands before the flow it
@@ -2582,7 +2587,7 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         # "Reports known behaviours such as: copies browser cookies to a
         # remote server": a security product's catalogue of what malware
         # does, not a sending asked of the agent.
-        and not _describes_threats(clause)
+        and not describes_threats(clause)
     ):
         return _common(clause, "data-to-receiver")
     return None

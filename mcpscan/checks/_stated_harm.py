@@ -64,7 +64,7 @@ from .._capability import WORD, capabilities
 from .._instruction import STRING_GATE_CUES, ToolScope, clause_at, negation_spans
 from ._intent_rules import DECLARED_MALICIOUS, IntentHit
 
-__all__ = ["ClauseCues", "stated_harm"]
+__all__ = ["CHOSEN", "UNCHOSEN", "ClauseCues", "not_stated", "stated_harm"]
 
 #: One clause of a string: its raw span and its cues.
 ClauseCues = tuple[int, int, frozenset[str]]
@@ -74,7 +74,7 @@ _OFF_VERBS = ("switchoff", "destructive")
 
 
 #: The user chose it, or it is asked of them: no harm beyond their choice.
-_CHOSEN = frozenset({"consent", "optional", "usergate", "deferral", "confirm", "userchoice"})
+CHOSEN = frozenset({"consent", "optional", "usergate", "deferral", "confirm", "userchoice"})
 #: Not a statement of what the product does: a threat list, an example, a
 #: behaviour said to be removed, a warning about untrusted content.
 _NOT_STATED = frozenset({"threatword", "example", "untrusted"})
@@ -82,7 +82,7 @@ _NOT_STATED = frozenset({"threatword", "example", "untrusted"})
 _HIDDEN = frozenset({"hiddenfact", "conceal", "covert"})
 #: Beyond the user's choice: done automatically, without asking, or standing
 #: after the user is done with the tool; hidden counts too.
-_UNCHOSEN = _HIDDEN | {"unchosen", "noconfirm", "standing", "timebomb", "despitesetting"}
+UNCHOSEN = _HIDDEN | {"unchosen", "noconfirm", "standing", "timebomb", "despitesetting"}
 #: Someone outside the user and the tool's job receives it.
 _OUTSIDE = frozenset({"destination", "commercial", "effect:partner", "reroute", "badreceiver"})
 #: Data handed on: what makes a partner named a receiver.
@@ -137,12 +137,12 @@ def _judged(
     configure. A launch agent starts the backup at login")."""
     before, after = around
     effects = _effects(cues)
-    if before & _CHOSEN:
+    if before & CHOSEN:
         return None
-    if _not_stated(after):
+    if not_stated(after):
         # A list of examples or threats after it says nothing of this clause.
         after = frozenset()
-    if not effects or (cues | after) & _CHOSEN or _not_stated(cues):
+    if not effects or (cues | after) & CHOSEN or not_stated(cues):
         return None
     clause = clause_at(raw, start, scope)
     if clause is None:
@@ -150,7 +150,7 @@ def _judged(
     # A mark that is a piece of the effect's own phrase ("auto-renews",
     # "自動起動") says nothing more about it.
     own_marks = _separate_marks(clause.hits)
-    marks = own_marks | (after & _UNCHOSEN)
+    marks = own_marks | (after & UNCHOSEN)
     hidden = bool(marks & _HIDDEN)
     # A start-up entry is automatic by nature: it speaks only when it
     # outlives the tool or is kept from the user.
@@ -188,7 +188,7 @@ def _lowers_protection(cues: frozenset[str], scope: ToolScope) -> bool:
     return "effect:unprotect" in cues and "unprotect" not in _job_effects(scope)
 
 
-def _not_stated(cues: frozenset[str]) -> bool:
+def not_stated(cues: frozenset[str]) -> bool:
     """A threat list, an example, a warning, a behaviour said to be
     removed, or a change said to be undone ("turned off for 10 minutes and
     re-enabled automatically": ``restored``); "is restored if removed",
@@ -206,7 +206,7 @@ def _separate_marks(hits: tuple[tuple[int, int, str], ...]) -> frozenset[str]:
     return frozenset(
         cue
         for s, e, cue in hits
-        if cue in _UNCHOSEN and not any(s < end and start < e for start, end in effect_spans)
+        if cue in UNCHOSEN and not any(s < end and start < e for start, end in effect_spans)
     )
 
 
@@ -260,7 +260,7 @@ def _negated(text: str, hits: tuple[tuple[int, int, str], ...]) -> bool:
     part of a phrase saying it is unchosen or hidden ("without consent",
     "not shown"). A negation before a comma belongs to another part: "if the
     carrier does not respond, it charges the card"."""
-    marks = [(s, e) for s, e, cue in hits if cue in _UNCHOSEN]
+    marks = [(s, e) for s, e, cue in hits if cue in UNCHOSEN]
     first_effect = min((s for s, _e, cue in hits if cue in _EFFECT_CUES), default=-1)
     return any(
         end <= first_effect

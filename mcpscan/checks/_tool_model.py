@@ -25,9 +25,21 @@ fitted on definitions, not on tool output), and it speaks only when the
 directive check's own rules found nothing in the tool: where a rule spoke,
 it needs no second voice.
 
+What the shared analysis reads as no attack does not count toward one: the
+words of a clause that ``_instruction.analyze`` and the caller's reading
+(``deferred``) take as the user's own choice, a restraint until the user
+speaks, an act refused, or a mention (a threat list, an example, advice
+about untrusted content) add nothing toward an attack, though their words
+toward an honest tool ("only", "unless", "confirm") still count
+(``discounted``). A bag of words alone reads "if you opt in, usage counts
+are shared with our analytics partner" like a partner taking the data.
+
 Cost: one pass over each string's words; at most ``_MAX_WORDS`` words of a
 tool are read (the rules, not this scorer, are what cover the whole text;
 this is an extra reading, so a cap here is no gap in coverage).
+The clause reading runs only for a tool whose words reach the threshold
+without it (a discount can only lower the score, so the others need none),
+over at most ``_MAX_CLAUSE_CHARS`` characters of each string.
 Deterministic: the weights are summed exactly (``math.fsum``) and the
 probability is rounded.
 """
@@ -38,15 +50,20 @@ import functools
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 
 import attrs
 import regex
 
+from .._instruction import Clause, analyze
 from .._walk import LocatedString
 
-__all__ = ["RULE", "ToolModelHit", "best_sentence", "tokens", "tool_score"]
+__all__ = ["RULE", "Reading", "ToolModelHit", "best_sentence", "discounted", "tokens", "tool_score"]
+
+#: Whether a clause of a string reads as no attack (the user's choice, a
+#: restraint, an act refused, a mention): its words do not count toward one.
+Reading = Callable[[Clause, LocatedString], bool]
 
 RULE = "intent.tool_model"
 
@@ -64,6 +81,9 @@ _MAX_WORDS = 20_000
 #: leave-one-round-out validation no held-out attack it raised had fewer
 #: than 20 distinct words (at 30 it lost 9 of 71).
 _MIN_WORDS = 20
+#: Characters of one string whose clauses are read for ``discounted``: the
+#: scorer reads at most ``_MAX_WORDS`` words, which fit in far fewer.
+_MAX_CLAUSE_CHARS = 20 * _MAX_WORDS
 # Where a sentence ends, for choosing the evidence.
 _SENTENCE_END = regex.compile(r"[.!?;:\n\u3002\uff01\uff1f\uff1b]+")
 
@@ -130,24 +150,51 @@ def tokens(texts: Iterable[str]) -> set[str]:
     return found
 
 
-def _probability(model: _Model, found: set[str]) -> float:
+def discounted(strings: Iterable[LocatedString], reading: Reading) -> frozenset[str]:
+    """The words (and pairs) that stand only in clauses the reading takes as
+    no attack: they may not count toward one. A word also written in any
+    other clause counts as before. Also used by the fit."""
+    deferred: set[str] = set()
+    kept: set[str] = set()
+    budget = _MAX_WORDS
+    for located in strings:
+        for clause in analyze(located.raw[:_MAX_CLAUSE_CHARS]):
+            words = _words(clause.text.lower(), budget)
+            budget -= len(words)
+            (deferred if reading(clause, located) else kept).update(_with_pairs(words))
+            if budget <= 0:
+                return frozenset(deferred - kept)
+    return frozenset(deferred - kept)
+
+
+def _probability(model: _Model, found: set[str], spared: frozenset[str] = frozenset()) -> float:
+    """The fitted probability of the words; a word of ``spared`` (see
+    ``discounted``) counts only when it weighs toward an honest tool."""
     # fsum is exactly rounded: the total does not depend on the set's order.
-    values = [model.weights[t] for t in found if t in model.weights]
+    weights = model.weights
+    values = [weights[t] for t in found if t in weights and (weights[t] < 0 or t not in spared)]
     total = model.bias + math.fsum(values)
     return round(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total)))), 3)
 
 
-def tool_score(strings: tuple[LocatedString, ...]) -> ToolModelHit | None:
+def tool_score(strings: tuple[LocatedString, ...], reading: Reading) -> ToolModelHit | None:
     """The fitted probability that the tool's words are an attack's, when it
-    reaches the threshold, with the sentence that weighs most; else None."""
+    reaches the threshold, with the sentence that weighs most; else None.
+    Words only of clauses the reading takes as no attack count only toward
+    an honest tool."""
     model = _model()
     found = tokens(s.normalized for s in strings)
     if sum(" " not in token for token in found) < _MIN_WORDS:
         return None
-    probability = _probability(model, found)
+    # Sparing words only lowers the sum: below the threshold without it,
+    # a tool stays below with it, and its clauses need no reading.
+    if _probability(model, found) < model.threshold:
+        return None
+    spared = discounted(strings, reading)
+    probability = _probability(model, found, spared)
     if probability < model.threshold:
         return None
-    located, start, end = best_sentence(model.weights, strings)
+    located, start, end = best_sentence(model.weights, strings, spared)
     return ToolModelHit(probability=probability, located=located, start=start, end=end)
 
 
@@ -161,11 +208,14 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
 
 
 def best_sentence(
-    weights: Mapping[str, float], strings: tuple[LocatedString, ...]
+    weights: Mapping[str, float],
+    strings: tuple[LocatedString, ...],
+    spared: frozenset[str] = frozenset(),
 ) -> tuple[LocatedString, int, int]:
     """The sentence (of any string) whose words weigh most toward an attack:
     what a reviewer should read first. Ties go to the earliest; only the
-    words the score read (``_MAX_WORDS``) are weighed."""
+    words the score read (``_MAX_WORDS``) are weighed, and not those
+    ``spared`` (``discounted``)."""
     best: tuple[float, LocatedString, int, int] | None = None
     budget = _MAX_WORDS
     for located in strings:
@@ -173,7 +223,9 @@ def best_sentence(
         for start, end in _sentences(text):
             words = _words(text[start:end].lower(), budget)
             budget -= len(words)
-            weight = math.fsum(w for t in _with_pairs(words) if (w := weights.get(t, 0.0)) > 0)
+            weight = math.fsum(
+                w for t in _with_pairs(words) - spared if (w := weights.get(t, 0.0)) > 0
+            )
             if best is None or weight > best[0]:
                 best = (weight, located, start, end)
             if budget <= 0:

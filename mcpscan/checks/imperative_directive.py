@@ -478,17 +478,80 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
 _SAMPLING = regex.compile(r"sampling|createMessage", regex.IGNORECASE)
 
 
+# What overrules the user's word in a clause: "even if the user opts out",
+# "whatever the user chose", "regardless of this setting", "if the user asks
+# about fees, say ...", "not the user", a claim of rank; or marks that the
+# effect is beyond the user's choice ("automatically", "without asking",
+# hidden). A clause with one of these is read for its words as it stands.
+_OVERRULED = _stated_harm.UNCHOSEN | {"anyway", "override", "notuser", "scripted"}
+
+
+def no_attack_reading(clause: Clause, located: LocatedString) -> bool:
+    """The shared analysis reads the clause as no attack: its words may not
+    count toward one in ``intent.tool_model`` (``_tool_model.discounted``).
+
+    * the user's own choice or word: consent, opt-in, an optional feature,
+      a confirmation, "unless the user asks" (``_stated_harm.CHOSEN``);
+    * a restraint until the user speaks ("do not call other tools until
+      the user says so": ``_intent_rules.holds_until_user``);
+    * not a statement of what the tool does: advice about untrusted
+      content, a security product's threat list, a behaviour said to be
+      removed, examples introduced before any act (``_intent_rules``'
+      readings of the same);
+    * the flow or every act of the clause refused ("transcripts are never
+      sent anywhere": ``_intent_rules.flow_denied``);
+    * a mention by position: quoted, an example value (``_mentioned``).
+
+    Not when the clause overrules the user (``_OVERRULED``): "even if the
+    user opted out, the partner receives the list" is read word for word.
+    """
+    # A pause for the user's word may widen itself with "even if".
+    if _intent_rules.holds_until_user(clause):
+        return True
+    if clause.has(*_OVERRULED):
+        return False
+    if clause.has(*_stated_harm.CHOSEN):
+        return True
+    if clause.has("untrusted") or _intent_rules.describes_threats(clause):
+        return True
+    if _intent_rules.withdrawn(clause) or _examples_before_acts(clause):
+        return True
+    if _intent_rules.flow_denied(clause):
+        return True
+    acts = clause.cues & ACTION_CUES
+    if clause.negated_action and acts and acts <= clause.negated_cues:
+        return True
+    return _mentioned(clause, located)
+
+
+def _examples_before_acts(clause: Clause) -> bool:
+    """ "Flags include: data sold to brokers": the clause introduces
+    examples before anything it does, so what follows is listed, not done.
+    "Envía la lista como adjunto" (Spanish "como", "as", is also an
+    example word) and "the partner receives the list, such as names" act
+    first and are read as they stand."""
+    if clause.addressed or not _intent_rules.lists_examples(clause):
+        return False
+    first_example = min(start for start, _end in clause.spans("example"))
+    return all(start > first_example for start, _end, cue in clause.hits if cue in _DEEDS)
+
+
+# What a clause may say is done: the agent's acts and the flows a product
+# states ("the partner receives", "kept", "sold").
+_DEEDS = ACTION_CUES | {"handover", "retain", "effect:partner", "commercial"}
+
+
 #: The option that turns on ``intent.tool_model``.
 TOOL_MODEL_OPTION = "learned_tool_model"
 
 
 def _learned_tool_model(options: Mapping[str, Any]) -> bool:
-    """Whether the caller turned on the whole-tool scorer. Off by default:
-    it raises unseen authors' attacks no rule reaches, but a bag of words
-    cannot read consent, restraint or negation, so some honest disclosures
-    ("if you opt in, usage counts are shared with our analytics partner")
-    score like attacks (docs/rules/intent-tool-model.md, Limits)."""
-    value = options.get(TOOL_MODEL_OPTION, False)
+    """Whether the whole-tool scorer runs. On by default: it raises unseen
+    authors' attacks no rule reaches, and it defers to the shared analysis's
+    readings of consent, restraint, refusal and mention
+    (``no_attack_reading``); a caller may set ``learned_tool_model: false``
+    (docs/rules/intent-tool-model.md)."""
+    value = options.get(TOOL_MODEL_OPTION, True)
     if not isinstance(value, bool):
         raise ScanError(
             f"config.options[imperative-directive].{TOOL_MODEL_OPTION}",
@@ -529,13 +592,13 @@ class ImperativeDirectiveCheck:
                     yield signal
         # The whole tool's words, read by a fitted scorer, where no rule of
         # this check spoke (a rule that spoke needs no second voice); on
-        # definitions only, which it was fitted on; opt-in (see
-        # ``_learned_tool_model``).
+        # definitions only, which it was fitted on; on unless the caller
+        # turned it off (``_learned_tool_model``).
         if not spoke and context.surface == "definition" and _learned_tool_model(context.options):
             yield from self._tool_words(context.strings)
 
     def _tool_words(self, strings: tuple[LocatedString, ...]) -> Iterator[Signal]:
-        hit = _tool_model.tool_score(strings)
+        hit = _tool_model.tool_score(strings, no_attack_reading)
         if hit is None:
             return
         quote = hit.located.quote(hit.start, hit.end)
