@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import declared_signals as _declared
 from helpers import described_tool as _tool
 
 import mcpscan
 from mcpscan import Verdict
-from mcpscan.checks._intent_rules import DECLARED_MALICIOUS
 
 RAISED = [
     # A side act on money by a tool whose job is reading.
@@ -139,11 +139,6 @@ QUIET = [
         " de gebruiker de verlenging heeft bevestigd.",
     ),
 ]
-
-
-def _declared(tool: dict[str, Any]) -> list[mcpscan.Signal]:
-    report = mcpscan.scan(tool, {})
-    return [s for s in report.signals if s.rule_id == DECLARED_MALICIOUS]
 
 
 @pytest.mark.parametrize("tool", RAISED, ids=lambda t: t["name"])
