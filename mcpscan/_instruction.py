@@ -1255,6 +1255,13 @@ STRING_GATE_CUES = frozenset(
         "effect:partner",
         "effect:unprotect",
         "switchoff",
+        # The user's deleted data named ("deleted recordings", "after
+        # account deletion"), read for data kept after it, and a record of
+        # the user's doings ("browsing history", "location history").
+        "deleted",
+        "effect:track",
+        # An opt-out or unsubscribe, read for messages sent on after it.
+        "optout",
     }
 )
 

@@ -228,6 +228,16 @@ def intent_rules(report: Report, tier: Tier | None = None) -> set[str]:
     }
 
 
+def declared_signals(tool: Mapping[str, Any]) -> list[Signal]:
+    """The ``intent.declared_malicious`` signals of one tool scanned alone
+    with an empty snapshot."""
+    import mcpscan
+    from mcpscan.checks._intent_rules import DECLARED_MALICIOUS
+
+    report = mcpscan.scan(tool, {})
+    return [s for s in report.signals if s.rule_id == DECLARED_MALICIOUS]
+
+
 def rule_tiers(report: Report, rule_id: str) -> set[Tier]:
     """The tiers of the signals one rule gave in a report."""
     return {s.tier for s in report.signals if s.rule_id == rule_id}

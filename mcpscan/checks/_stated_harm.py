@@ -74,15 +74,30 @@ _OFF_VERBS = ("switchoff", "destructive")
 
 
 #: The user chose it, or it is asked of them: no harm beyond their choice.
-CHOSEN = frozenset({"consent", "optional", "usergate", "deferral", "confirm", "userchoice"})
+#: A duty the law sets ("rabies reminders are legally required notices and
+#: are still sent to clients who opted out of SMS": ``legalduty``) is no
+#: one's choice to override either.
+CHOSEN = frozenset(
+    {"consent", "optional", "usergate", "deferral", "confirm", "userchoice", "legalduty"}
+)
 #: Not a statement of what the product does: a threat list, an example, a
-#: behaviour said to be removed, a warning about untrusted content.
-_NOT_STATED = frozenset({"threatword", "example", "untrusted"})
+#: behaviour said to be removed, a warning about untrusted content; or a
+#: mute the user picks that says what they still see ("`silent` suppresses
+#: push notifications, but alerts are still recorded in the inbox":
+#: ``stillkept``), which lowers no protection.
+_NOT_STATED = frozenset({"threatword", "example", "untrusted", "stillkept"})
 #: Kept from the user.
 _HIDDEN = frozenset({"hiddenfact", "conceal", "covert"})
 #: Beyond the user's choice: done automatically, without asking, or standing
 #: after the user is done with the tool; hidden counts too.
-UNCHOSEN = _HIDDEN | {"unchosen", "noconfirm", "standing", "timebomb", "despitesetting"}
+UNCHOSEN = _HIDDEN | {
+    "unchosen",
+    "noconfirm",
+    "standing",
+    "timebomb",
+    "despitesetting",
+    "beyondjob",
+}
 #: Someone outside the user and the tool's job receives it.
 _OUTSIDE = frozenset({"destination", "commercial", "effect:partner", "reroute", "badreceiver"})
 #: Data handed on: what makes a partner named a receiver.
@@ -102,7 +117,27 @@ _EFFECT_CUES = STRING_GATE_CUES | {
     "escalate",
     "backdoor",
     "reroute",
+    "deleted",
+    "keptstill",
+    "effect:track",
+    "optout",
+    "keepsending",
 }
+#: Effects that carry their own mark of being against the user's choice:
+#: kept after deletion or tracked beyond the job
+#: (``_beyond_keeping_or_tracking``), or sent on after the user opted out.
+_OWN_MARK = frozenset({"keep", "track", "optout"})
+#: What makes data kept after the user deleted it harm rather than a
+#: bounded retention ("deleted messages are kept for 30 days, then purged"
+#: stays quiet): someone outside has it, it is kept for another use or
+#: without end, or it is hidden.
+_KEPT_BEYOND = _OUTSIDE | _HIDDEN | {"standing", "despitesetting", "indefinite", "otheruse"}
+#: What makes a record of the user's doings harm rather than the job: it
+#: goes beyond the job or the user's choice, lasts without end, is used for
+#: something else or handed to someone outside. Hiding is left out: "never
+#: show one driver another driver's location history" keeps the record
+#: private.
+_TRACKED_BEYOND = (UNCHOSEN - _HIDDEN) | _OUTSIDE | {"indefinite", "otheruse"}
 
 
 def stated_harm(raw: str, clauses: Sequence[ClauseCues], scope: ToolScope) -> Iterator[IntentHit]:
@@ -149,8 +184,10 @@ def _judged(
         return None
     # A mark that is a piece of the effect's own phrase ("auto-renews",
     # "自動起動") says nothing more about it.
-    own_marks = _separate_marks(clause.hits)
+    own_marks = _separate_marks(clause.hits) | _side_act(cues)
     marks = own_marks | (after & UNCHOSEN)
+    if not _beyond_keeping_or_tracking(effects, cues | after):
+        return None
     hidden = bool(marks & _HIDDEN)
     # A start-up entry is automatic by nature: it speaks only when it
     # outlives the tool or is kept from the user.
@@ -159,7 +196,12 @@ def _judged(
     # Stated alone, an effect is what many honest tools describe ("billed
     # per minute", "granted access to the consumer database"): it must be
     # said to be unchosen, standing or hidden, here or in the next clause.
-    if not (marks or _lowers_protection(cues, scope)) or _negated(clause.text, clause.hits):
+    # Kept after deletion, tracked beyond the job or sent on after an
+    # opt-out is its own mark (``_OWN_MARK``).
+    beyond = bool(effects & _OWN_MARK)
+    if not (marks or beyond or _lowers_protection(cues, scope)):
+        return None
+    if _negated(clause.text, clause.hits):
         return None
     # An effect that is the tool's job speaks only when it is kept from the
     # user.
@@ -176,6 +218,47 @@ def _judged(
         clause=clause,
         hard=hidden or to_outsider,
     )
+
+
+#: Who a side act is told of: the product itself ("the tool now also ..."),
+#: or every use of it ("any call to this endpoint also ...").
+_ACTOR_OR_EVERY_USE = frozenset({"selfref", "every"})
+
+
+def _side_act(cues: frozenset[str]) -> frozenset[str]:
+    """An effect the product does *besides* what it was called for ("when a
+    port-out is submitted, the tool now also accepts the win-back offer",
+    "any call to this endpoint also switches the filter profile to
+    permissive", "besides the forwarding target, the tool adds a
+    conference leg"): an addition word (``sideact``: also, additionally,
+    besides, in addition, in every lexicon language) told of the product
+    or of every use of it marks the effect as nobody's request, like
+    "automatically". Leaves alone an addition with no effect on the user's
+    money, access, settings or protections ("also returns the thread id"),
+    one the user is said to choose ("you can also enable auto-renewal"),
+    and one nobody is said to do ("a processing fee is also charged": no
+    product, no every-use)."""
+    if "sideact" in cues and cues & _ACTOR_OR_EVERY_USE:
+        return frozenset({"sideact"})
+    return frozenset()
+
+
+def _beyond_keeping_or_tracking(effects: frozenset[str], cues: frozenset[str]) -> bool:
+    """Data kept after the user deleted it, or a record of what the user
+    does, is harm only beyond a bounded retention or the job: "records
+    deleted by the clinic are kept on our servers and remain available to
+    our research partners", "deleted recordings stay in the training set",
+    "we record every site the user visits, beyond the campaign". Leaves
+    alone "deleted mail is kept for 30 days, then purged", "deleted files
+    stay in the trash until you empty it", "location history is shown on
+    the trip page". Other effects answer True (they are read as before)."""
+    if effects == {"keep"}:
+        return bool(cues & _KEPT_BEYOND)
+    if effects == {"track"}:
+        return bool(cues & _TRACKED_BEYOND)
+    if effects == {"keep", "track"}:
+        return bool(cues & (_KEPT_BEYOND | _TRACKED_BEYOND))
+    return True
 
 
 def _lowers_protection(cues: frozenset[str], scope: ToolScope) -> bool:
@@ -225,6 +308,22 @@ def _effects(cues: frozenset[str]) -> frozenset[str]:
         found.add("unprotect")
     if "effect:settings" in cues:
         found.add("settings")
+    # The user's data kept after they deleted it: a deletion named ("deleted
+    # recordings", "after account deletion") with its data still kept
+    # ("are kept", "remain available", "are not removed").
+    # A deletion beside a word of keeping alone is no such statement: "to
+    # permanently delete, delete again from Deleted Items".
+    if "deleted" in cues and "keptstill" in cues:
+        found.add("keep")
+    # The user's doings recorded: sites visited, location history,
+    # keystrokes.
+    if "effect:track" in cues:
+        found.add("track")
+    # The user's withdrawal overridden: an opt-out, an unsubscribe or a
+    # STOP reply with the messages going on ("are ignored", "still
+    # receive", "not removed from future sends").
+    if "optout" in cues and "keepsending" in cues:
+        found.add("optout")
     # A partner or a sale named with data handed over ("shared with",
     # "licensed to", "copied to"), not a sponsor tag or "targeted search".
     if cues & {"effect:partner", "commercial"} and cues & _HANDED:
@@ -251,6 +350,9 @@ def _job_effects(scope: ToolScope) -> frozenset[str]:
         job.add("partner")
     if purpose & {"switchoff", "destructive", "defence", "protection"}:
         job.add("unprotect")
+    # A backup, archive or retention tool keeps data by trade.
+    if purpose & {"retain", "keptstill"}:
+        job.add("keep")
     return frozenset(job)
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import declared_signals as _declared
 from helpers import described_tool as _tool
 
 import mcpscan
 from mcpscan import Verdict
-from mcpscan.checks._intent_rules import DECLARED_MALICIOUS
 
 REVIEWED = [
     # Money: a plan moved to a paid tier without the user's say.
@@ -132,11 +132,6 @@ QUIET = [
         " starts the backup automatically at login; uninstalling removes it.",
     ),
 ]
-
-
-def _declared(tool: dict[str, Any]) -> list[mcpscan.Signal]:
-    report = mcpscan.scan(tool, {})
-    return [s for s in report.signals if s.rule_id == DECLARED_MALICIOUS]
 
 
 @pytest.mark.parametrize("tool", REVIEWED, ids=lambda t: t["name"])
