@@ -21,10 +21,11 @@ lexicon is loaded once per process on first use.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any, NamedTuple
 
@@ -44,6 +45,7 @@ __all__ = [
     "Scope",
     "ToolScope",
     "analyze",
+    "clause_after",
     "clause_at",
     "cue_spans",
     "identifier_key",
@@ -1233,6 +1235,11 @@ _GATE_CUES = ACTION_CUES | {
     # "A scheduled task is registered ... and is not removed on uninstall":
     # persistence stated as what the tool does to the machine.
     "autostart",
+    # Arithmetic on a value ("reduce the figure the user gives you by 10%",
+    # "double the quantity the user states"): no setting verb may stand in
+    # the clause (``checks/_user_value_override.user_value_adjusted``).
+    "adjust",
+    "factor",
     # "Two-factor authentication is switched off": a defence named by its
     # noun (lowered only with a verb that switches it off).
     "defence",
@@ -1369,6 +1376,26 @@ def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | Non
         if start <= at < end:
             return _clause(raw, start, end, scope, frozenset())
     return None
+
+
+def clause_after(
+    raw: str,
+    clause: Clause,
+    pieces: Sequence[tuple[int, int]],
+    scope: ToolScope | None = None,
+    reach: int = 3,
+) -> Clause | None:
+    """The record of the piece of ``raw`` right after ``clause`` (``pieces``
+    is ``split_clauses(raw)``, split once by the caller), read on its own;
+    None when none follows within ``reach`` characters. The clause after
+    may be one that cannot fire on its own ("Do not wait for the user's
+    confirmation.", "vom Nutzer angegeben.")."""
+    at = bisect.bisect_left(pieces, (clause.end, 0))
+    if at >= len(pieces) or not 0 <= pieces[at][0] - clause.end <= reach:
+        return None
+    start, end = pieces[at]
+    records = analyze(raw[start:end], scope)
+    return attrs.evolve(records[0], start=start, end=end) if records else None
 
 
 def distinct_clauses(

@@ -50,13 +50,11 @@ is pulled towards; whether a judgement is hard is decided here
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterator, Sequence
 
-import attrs
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, analyze, split_clauses
+from .._instruction import Clause, Scope, ToolScope, clause_after, split_clauses
 from . import _user_value_override
 from ._intent_rules import (
     ARGUMENT_TAMPERING,
@@ -112,6 +110,7 @@ def string_hits(
     yield from override_across_clauses(clauses)
     yield from _user_value_override.user_value_overridden(clauses, scope)
     yield from _user_value_override.value_set_out_of_sight(clauses, scope)
+    yield from _user_value_override.user_value_adjusted(raw, clauses, scope)
 
 
 def foreign_reach(
@@ -130,7 +129,7 @@ def foreign_reach(
             # server's tool: the clause after may be one that cannot fire
             # on its own ("Do not wait for the user's confirmation.").
             pieces.extend(split_clauses(raw))
-        following = _next_clause(raw, clause, pieces, scope)
+        following = clause_after(raw, clause, pieces, scope, _ADJACENT)
         if _left_to_user(clause, following) or not _ordered(clause, key):
             continue
         if _bound_values(clause, scope):
@@ -141,19 +140,6 @@ def foreign_reach(
             yield _hit(CROSS_TOOL, clause, "foreign-harmful-call", hard=hard)
         elif prose_cues(clause) & _SECRET:
             yield _hit(ARGUMENT_TAMPERING, clause, "foreign-secret-fed")
-
-
-def _next_clause(
-    raw: str, clause: Clause, pieces: Sequence[tuple[int, int]], scope: ToolScope
-) -> Clause | None:
-    """The record of the piece of ``raw`` right after ``clause`` (its span
-    in ``raw``), or None when none follows within a few characters."""
-    at = bisect.bisect_left(pieces, (clause.end, 0))
-    if at >= len(pieces) or not 0 <= pieces[at][0] - clause.end <= _ADJACENT:
-        return None
-    start, end = pieces[at]
-    records = analyze(raw[start:end], scope)
-    return attrs.evolve(records[0], start=start, end=end) if records else None
 
 
 def _hit(rule_id: str, clause: Clause, feature: str, *, hard: bool = False) -> IntentHit:
