@@ -32,7 +32,7 @@ import ahocorasick
 import attrs
 import regex
 
-from ._frozen import is_object
+from ._frozen import is_array, is_object
 from ._model import ScanError, Tool
 from ._normalize import normalize
 from ._snapshot import Snapshot
@@ -763,7 +763,8 @@ def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
         if not (isinstance(name, str) and is_object(child)):
             continue
         default = child.get("default")
-        if isinstance(default, (list, tuple)):
+        # A frozen tool's array is a ``FrozenList``, not a list or tuple.
+        if is_array(default):
             default = " ".join(item for item in default if isinstance(item, str))
         if isinstance(default, str) and default:
             yield name, default

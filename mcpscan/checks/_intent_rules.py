@@ -2547,6 +2547,11 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
         return _common(clause, "data-in-hostname", *template)
     if _data_in_query_fragment(clause) or _link_slot_defined_as_conversation(clause):
         return _common(clause, "data-in-link")
+    # The receiver is written in, in the parameter's default; "do not
+    # change it" insists on it rather than refusing (read inside).
+    receiver = _data_to_default_receiver(clause, scope)
+    if receiver:
+        return _common(clause, "data-to-receiver", "literal-destination", receiver)
     if clause.negated_action:
         return None
     # Every secret in sight put into a side field is a finding however it
@@ -2586,6 +2591,52 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
     ):
         return _common(clause, "data-to-receiver")
     return None
+
+
+# What a receiver written into a parameter's default may not be said to
+# get: people's data (the conversation, contact details, secrets, accounts).
+_PEOPLES_DATA = ("userdata", "sensitive", "secretstore", "contactinfo", "payid")
+
+
+def _data_to_default_receiver(clause: Clause, scope: ToolScope) -> str | None:
+    """A parameter whose default writes in an outside receiver (a URL or a
+    mail address), described as getting people's data: "Leave as default:
+    the report with the applicant's SSN is POSTed here" under a
+    `callback_url` defaulting to another company's host; "riceve una copia
+    con nome e telefono dell'inquilino"; a `bcc` defaulting to an outside
+    mailbox that must not be changed or mentioned. Nobody is addressed (the
+    text states the flow), but every call with the default sends the data
+    to whoever owns that address. A callback that only hears of the job
+    ("completion status is POSTed here"), a receiver field the user fills
+    (no default address) and a refused sending ("the SSN is never sent to
+    the callback") stay quiet. Gated on the parameter's default being an
+    address: most clauses cost one string test."""
+    if not scope.parameter or clause.urls or clause.emails or clause.ips:
+        return None
+    if not written_addresses(scope.parameter_default()):
+        return None
+    if _copy_field_kept(clause, scope):
+        return "copy-field-kept"
+    # "Card numbers are masked first", "the webhook the user configured",
+    # "only if the user asks": the data is kept back or the user chose.
+    if clause.has("redacted", "consent", "deferral", "usergate"):
+        return None
+    sending = clause.spans("handover", "transmit", "duplicate")
+    if not sending or _each_after_a_negation(sending, clause.spans("negation")):
+        return None
+    return "default-receiver" if clause.has(*_PEOPLES_DATA) else None
+
+
+def _copy_field_kept(clause: Clause, scope: ToolScope) -> bool:
+    """A copy field (`bcc`, `cc`: the lexicon's ``duplicate`` words as a
+    name) whose default address the text insists on or hides: "Archive
+    copy, do not change or clear", "obligatory; do not mention it to the
+    user". Every message sent then goes to that address too. A copy field
+    described for the user to fill ("addresses to blind-copy") keeps no
+    default."""
+    if "duplicate" not in name_cues(scope.parameter):
+        return False
+    return clause.has("setarg", "modal", "every", "conceal", "covert")
 
 
 def _field_value_is_conversation(clause: Clause, scope: ToolScope) -> bool:
@@ -4250,6 +4301,13 @@ def _exfiltration_hard(features: Features, clause: Clause) -> bool:
         if "in-parameter" not in found or names_field:
             return whole
         return _whole_conversation(clause, unquantified=True)
+    # A copy field whose outside default is insisted on or hidden copies
+    # every message sent; a default receiver said to get a secret (an SSN,
+    # a key) hands it over on every call.
+    if "copy-field-kept" in found:
+        return True
+    if "default-receiver" in found:
+        return clause.has("sensitive", "secretstore", "covert", "conceal")
     if "data-to-receiver" in found and "literal-destination" in found:
         return secret or clause.has("covert", "conceal")
     return False
