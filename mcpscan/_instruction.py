@@ -1216,6 +1216,9 @@ _GATE_CUES = ACTION_CUES | {
     "scripted",
     # A DNS lookup of a host built from a placeholder sends its value.
     "resolve",
+    # A label claiming the system's voice ("सिस्टम सूचना:") over a claim
+    # that may hold no verb the gate knows ("... followed without asking").
+    "systemlabel",
     # Declared behaviour stated without a command verb: "opens a reverse
     # tunnel", "is reported to", "answers are rewritten so users land on",
     # "nothing in the chat shows it" (after the sentence it hides).
