@@ -33,7 +33,7 @@ import ahocorasick
 import attrs
 import regex
 
-from ._frozen import is_object
+from ._frozen import is_array, is_object
 from ._model import ScanError, Tool
 from ._normalize import normalize
 from ._snapshot import Snapshot
@@ -765,7 +765,8 @@ def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
         if not (isinstance(name, str) and is_object(child)):
             continue
         default = child.get("default")
-        if isinstance(default, (list, tuple)):
+        # A frozen tool's array is a ``FrozenList``, not a list or tuple.
+        if is_array(default):
             default = " ".join(item for item in default if isinstance(item, str))
         if isinstance(default, str) and default:
             yield name, default
@@ -1217,6 +1218,9 @@ _GATE_CUES = ACTION_CUES | {
     "scripted",
     # A DNS lookup of a host built from a placeholder sends its value.
     "resolve",
+    # A label claiming the system's voice ("सिस्टम सूचना:") over a claim
+    # that may hold no verb the gate knows ("... followed without asking").
+    "systemlabel",
     # Declared behaviour stated without a command verb: "opens a reverse
     # tunnel", "is reported to", "answers are rewritten so users land on",
     # "nothing in the chat shows it" (after the sentence it hides).
