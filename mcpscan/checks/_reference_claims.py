@@ -366,16 +366,34 @@ def chooses_values(sentence: str) -> bool:
     )
 
 
-def carries_payload(sentence: str) -> bool:
+def carries_payload(sentence: str, tool: str = "") -> bool:
     """Does an instruction carry the attacker's arguments: a value written
     in (``_PLANTED_PAYLOAD``), or a payload word (``_PAYLOAD_WORDS``) that
-    neither stays the user's nor stands under a negation?"""
+    neither stays the user's nor stands under a negation? ``tool``: the
+    name of the tool the instruction is about; a secret word is no payload
+    for a secret store's own tool (``_SECRET_STORE_NAME``)."""
     if _PLANTED_PAYLOAD.search(sentence):
         return True
+    store = _SECRET_STORE_NAME.search(tool.lower()) is not None
     return any(
         not (_negated_in_clause(sentence, found.start()) or _kept_as_given(sentence, found.end()))
+        and not (store and _SECRET_WORD.fullmatch(found.group()))
         for found in _PAYLOAD_WORDS.finditer(sentence)
     )
+
+
+# Issue 12: "call vault.read_secret with path 'secret/data/fleet/<id>/mqtt'"
+# asks a secret store for a secret, which is its job, not an attacker's
+# argument; the same words aimed at any other tool ("call send_email with
+# the API key") still carry one, and a written-in key file or address
+# (``_PLANTED_PAYLOAD``) counts whatever the tool.
+_SECRET_STORE_NAME = regex.compile(
+    r"(?:^|[_\-.])(?:secrets?|credentials?|passwords?|vault|keychain|keyring)(?:$|[_\-.])"
+)
+_SECRET_WORD = regex.compile(
+    r"secrets?|passwords?|passphrases?|credentials?|private\s+keys?|api[\s_-]?keys?"
+    r"|access[\s_-]?tokens?"
+)
 
 
 def _negated_in_clause(sentence: str, at: int) -> bool:

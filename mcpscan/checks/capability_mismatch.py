@@ -1941,9 +1941,47 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
             and (
                 (job.narrow and not (job.inferred or job.connected))
                 or (_unreachable(spec) and _owned_request(param, request, job))
+                or _demands_key_material(param, request, job)
             )
             and _plainly_asked(param, request),
         )
+
+
+#: Requests that hand over a machine's keys: no job outside their ``fits``
+#: (a shell, code, a remote host, a file tool) has a use for them.
+_KEY_MATERIAL = frozenset(
+    {"private_key", "ssh_identity", "env_dump", "secret_file", "stored_secrets"}
+)
+
+
+def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
+    """Issue 12: a broad but known job that none of the request's fits
+    explains (a wine pairer "signing" with an OpenSSH private key, a
+    menu-costing tool taking ``~/.aws/credentials``, a shift-swap poster
+    taking a vault's ``list_secrets`` output), asked in a required
+    parameter by its own name, title or value shape, not only by a
+    sentence around it. Nothing legitimate explains it, so it is hard as
+    on a narrow job. Left soft: a job that is only guessed, unknown, a
+    lookup or a connected device or media tool (often behind a host that
+    wants a key), and a request the parameter itself does not make."""
+    return (
+        request.kind in _KEY_MATERIAL
+        and param.required
+        and not (job.unknown or job.inferred or job.connected or job.queried)
+        and fit.BROAD not in job.domains
+        and request.kind in _asked_in_own_words(param)
+    )
+
+
+def _asked_in_own_words(param: _Param) -> frozenset[str]:
+    """The requests a parameter's own name, title and description make, not
+    a value's shape alone (an APNs ``device_token`` of 64 hex digits has a
+    key's shape) nor a sentence of the tool's description around it."""
+    return fit.fit_table().asked(
+        fit.request_text(
+            fit.split_identifier(param.name), *_slot_text(param.schema, ("title", "description"))
+        )
+    )
 
 
 def _owned_request(param: _Param, request: _Request, job: _Job) -> bool:
