@@ -2394,7 +2394,9 @@ def token_head(value: str) -> bool:
     """True when ``value`` is the head of a provider token (``sk_live_``,
     ``ghp_7Fq``, ``AKIA``): a secret split over two adjacent fields starts
     so, and only then is the pair worth joining."""
-    if len(value) > _SPLIT_HEAD_MAX or not value or any(c.isspace() for c in value):
+    # ``str.split`` cuts at exactly the characters ``str.isspace`` names:
+    # a value with none of them splits into itself alone.
+    if len(value) > _SPLIT_HEAD_MAX or value.split() != [value]:
         return False
     return value.startswith(_TABLE_PREFIXES) or _KNOWN_PREFIX.match(value) is not None
 

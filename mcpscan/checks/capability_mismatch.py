@@ -376,8 +376,14 @@ _SENSITIVE_FILE_MARKERS = cap.w(
 )
 
 
+# The markers as one alternation of literals: whether any of them stands in
+# a text is one search in C instead of a substring test per marker (this
+# runs on every parameter's text and values, about 16 times per real tool).
+_SENSITIVE_FILE_MARKER = re.compile("|".join(map(re.escape, _SENSITIVE_FILE_MARKERS)))
+
+
 def _may_name_sensitive_file(lowered: str) -> bool:
-    return any(marker in lowered for marker in _SENSITIVE_FILE_MARKERS)
+    return _SENSITIVE_FILE_MARKER.search(lowered) is not None
 
 
 # Hosts that collect whatever is sent to them (request bins, tunnels,

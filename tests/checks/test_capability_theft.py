@@ -14,6 +14,7 @@ from helpers import string_param as s
 
 import mcpscan
 from mcpscan import Tier, Verdict
+from mcpscan.checks import capability_mismatch
 from mcpscan.checks.capability_mismatch import CHECK
 
 INT: dict[str, Any] = {"type": "integer"}
@@ -313,3 +314,12 @@ def test_choices_that_hand_over_nothing_stay_quiet(
 ) -> None:
     spec = tool(name, description, {"kind": s(enum=choice), "text": s("The text.")})
     assert mcpscan.scan(spec, checks=[CHECK]).verdict is Verdict.PASS
+
+
+def test_the_sensitive_file_gate_finds_each_marker_anywhere_in_a_text() -> None:
+    # The gate is one search over all markers: each of them, at the start,
+    # inside or at the end of a text, opens it; a text with none stays shut.
+    for marker in capability_mismatch._SENSITIVE_FILE_MARKERS:
+        for text in (marker, f"read the {marker} here", f"path: ~/{marker}"):
+            assert capability_mismatch._may_name_sensitive_file(text), text
+    assert not capability_mismatch._may_name_sensitive_file("the weather forecast for a city")

@@ -211,7 +211,19 @@ def test_a_prefix_beside_a_word_stays_quiet() -> None:
 
 @pytest.mark.parametrize(
     ("value", "head"),
-    [("sk_live_", True), ("ghp_7Fq", True), ("secret_", True), ("string", False), ("a b", False)],
+    [
+        ("sk_live_", True),
+        ("ghp_7Fq", True),
+        ("secret_", True),
+        ("string", False),
+        ("a b", False),
+        ("", False),
+        # Any character ``str.isspace`` names breaks a head, not only ASCII
+        # spaces: an ideographic space, a line separator, a trailing tab.
+        ("sk_live_\u3000x", False),
+        ("ghp_\u20287Fq", False),
+        ("sk_live_\t", False),
+    ],
 )
 def test_token_head(value: str, head: bool) -> None:
     assert token_head(value) is head

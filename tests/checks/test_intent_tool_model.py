@@ -128,6 +128,41 @@ def test_tokens_stop_at_the_word_budget(monkeypatch: pytest.MonkeyPatch) -> None
     assert found == {"one", "two", "three", "one two", "two three"}
 
 
+def _words_by_pattern(text: str, budget: int) -> list[str]:
+    """The words as the pattern reads them, one match at a time: what the
+    split of ASCII text must give."""
+    words = [m.group()[:7] for m in _tool_model._WORD.finditer(text.lower())]
+    return words[: max(budget, 0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Send_the LIST to #ops-channel\tnow;\x1c\x1fthen\x7freport 42x 3.14",
+        "snake_case_name camelCaseName kebab-case-name ALLCAPS a1b2c3 ___ --",
+        "extraordinarily long words are cut to their stems: internationalization",
+        "",
+        " \n\r\x0b\x0c ",
+    ],
+)
+@pytest.mark.parametrize("budget", [0, 1, 3, 20_000])
+def test_ascii_text_is_split_into_the_words_the_pattern_reads(text: str, budget: int) -> None:
+    # The split of ASCII text is only a faster way to the same words: the
+    # same runs of letters and digits, lower-cased and cut to the stem, the
+    # same number at most.
+    assert _tool_model._words(text, budget) == _words_by_pattern(text, budget)
+
+
+def test_every_ascii_character_splits_or_joins_words_as_the_pattern_does() -> None:
+    text = "".join(f"a{chr(code)}b " for code in range(128))
+    assert _tool_model._words(text, 20_000) == _words_by_pattern(text, 20_000)
+
+
+def test_the_vocabulary_is_the_weights_keys() -> None:
+    model = _tool_model._Model(bias=0.0, threshold=0.5, weights={"rider list": 1.0, "rider": 2.0})
+    assert model.vocabulary == {"rider list", "rider"}
+
+
 def test_a_short_text_is_not_scored(confident: None) -> None:
     # Under 20 distinct words a few words decide the sum: no signal.
     report = _scan("The rider list is kept.")
