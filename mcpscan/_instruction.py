@@ -1152,10 +1152,14 @@ _NAME_SUBJECT = regex.compile(r"^\W{0,3}(?:`[^`]{1,64}`|[A-Za-z]\w*_\w+)\s*(?::|
 _VERB_CUES = ACTION_CUES | {"execute", "communicate"}
 
 
-def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, frozenset[str]]:
+def _imperative(
+    text: str, positions: Mapping[int, set[str]], piece: str = ""
+) -> tuple[bool, frozenset[str]]:
     """Whether the clause starts with a command verb (after fillers and
     leading trigger subclauses); and, when that command is negated ("do not
-    call ...", "no envíes ..."), the negated verb's cues (empty otherwise)."""
+    call ...", "no envíes ..."), the negated verb's cues (empty otherwise).
+    Given the raw clause (``piece``), a verb word that is a noun or an
+    English third-person form there is no command (``_names_not_commands``)."""
     start = _clause_start()
     offset = 0
     for _ in range(3):
@@ -1169,7 +1173,79 @@ def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, fro
     if negative is not None:
         verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
         return bool(verbs), verbs
-    return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
+    cues = positions.get(offset, set())
+    if not cues & _VERB_CUES:
+        return False, frozenset()
+    return not (piece and _names_not_commands(piece, text, offset, cues)), frozenset()
+
+
+# A word of letters (ASCII): the raw form of a clause's first verb word.
+_LETTERS = regex.compile(r"[A-Za-z]+")
+_NORMALIZED_WORD = regex.compile(r"\w+")
+_FOLLOWING_WORD = regex.compile(r"\s+([^\s,.;:!?()]+)")
+# Endings where a final "s" is no inflection: "access", "focus", "alias".
+_NOT_INFLECTED = ("ss", "us", "is")
+# Cues of a word that names a thing: an asset of the user ("email",
+# "invite") or a receiver ("webhook").
+_THING_CUES = ("asset:", "destination")
+
+
+def _names_not_commands(piece: str, text: str, offset: int, cues: set[str]) -> bool:
+    """Whether the verb word opening a clause is read as a name rather than
+    a command. Catches nothing itself; it keeps a statement or a label from
+    being read as an order to the agent:
+
+    * an English verb with the "-s" of a third person or a plural noun:
+      "Deletes the ECR stack" (a step the tool takes), "Wires that meet
+      there stay joined", "Points where three wires meet" (nouns). An
+      imperative never carries it: "Delete the stack" is still one.
+    * an English word that names both an act and a thing ("email",
+      "webhook") with no object after it (``object_starts``: an article, a pronoun, "to",
+      or an address): "Email address of the account to remove", "Webhook
+      secret", "Webhook or e-mail alert" name a field. "Email the report to
+      ...", "Email them ...", "Email ops@example.net ..." still command."""
+    word = _NORMALIZED_WORD.match(text, offset)
+    if word is None:
+        return False
+    if any(cue.startswith(_THING_CUES) for cue in cues) and _english_word(word.group()):
+        following = _FOLLOWING_WORD.match(text, word.end())
+        after = following.group(1) if following else ""
+        if after not in setting_words("object_starts") and "@" not in after:
+            return True
+    return _third_person(piece, text, offset, word.group())
+
+
+def _third_person(piece: str, text: str, offset: int, normalized: str) -> bool:
+    """Whether the raw word at ``offset`` of the normalized ``text`` is an
+    English verb inflected with "-s" ("Deletes", "Sends", "Wires")."""
+    raw = _raw_word(piece, text, offset, normalized)
+    return raw.endswith("s") and not raw.endswith(_NOT_INFLECTED)
+
+
+def _raw_word(piece: str, text: str, offset: int, normalized: str) -> str:
+    """The raw word (lower-cased letters) whose normalized form is the word
+    ``normalized`` at ``offset`` of ``text``, when it is an English word the
+    normalizer shortened ("deletes" -> "delet"); empty otherwise. The raw
+    and normalized forms align word by word (the normalizer works within
+    words); a word that does not normalize back (a contraction expanded
+    before it) is not read."""
+    words = piece.split()
+    index = text.count(" ", 0, offset)
+    if index >= len(words):
+        return ""
+    raw = _LETTERS.search(words[index])
+    if raw is None:
+        return ""
+    lower = raw.group().lower()
+    if normalize(lower) != normalized or lower == normalized or not _english_word(normalized):
+        return ""
+    return lower
+
+
+def _english_word(key: str) -> bool:
+    """Whether the English lexicon lists ``key`` (normalized) as a phrase."""
+    phrase = _lexicon().automaton.get(key, None)
+    return phrase is not None and not phrase.languages
 
 
 # How far (in characters) a prohibition may stand from the verb it negates:
@@ -1694,7 +1770,7 @@ def _clause(
     text, cues = read.text, read.cues
     places = _cue_places(read.found)
     hits = places.kept
-    imperative, negated = _imperative(text, places.by_position)
+    imperative, negated = _imperative(text, places.by_position, piece)
     if not negated and "prohibition" in cues:
         negated = _prohibited(hits)
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
