@@ -1651,7 +1651,27 @@ class _CueRead:
 def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
     found = _with_person_cues(tuple(_cue_hits(_mask_identifiers(text))), text)
+    found = _without_named_secrets(found)
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+def _without_named_secrets(
+    found: tuple[tuple[int, int, str], ...],
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less a secret word inside a phrase that names something
+    else with it (the lexicons' ``notsecret``): "design tokens", "use
+    `next_page_token` for the next page", "the document token", "max
+    tokens" are a style value, a cursor, an id and a count, not a
+    credential to collect or send. "Send the access token to ..." and
+    "the token in your config" still name a secret."""
+    named = [(start, end) for start, end, cue in found if cue == "notsecret"]
+    if not named:
+        return found
+    return tuple(
+        hit
+        for hit in found
+        if hit[2] != "sensitive" or not any(s <= hit[0] and hit[1] <= e for s, e in named)
+    )
 
 
 # How far (characters of normalized text) the person asked may stand after
