@@ -1017,6 +1017,10 @@ class Clause:
     spans_by_cue: Mapping[str, tuple[tuple[int, int], ...]] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    #: Spans of act words written as an English participle or gerund
+    #: ("subscribed", "purchasing", "after publishing"): a state or a noun
+    #: of the act, not the act ordered (``_participles``).
+    participles: frozenset[tuple[int, int]] = frozenset()
 
     def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
         """Where the given cues stand in ``text``."""
@@ -1240,6 +1244,34 @@ def _raw_word(piece: str, text: str, offset: int, normalized: str) -> str:
     if normalize(lower) != normalized or lower == normalized or not _english_word(normalized):
         return ""
     return lower
+
+
+# English endings of a participle or gerund: "subscribed", "publishing".
+_PARTICIPLE_ENDS = ("ed", "ing")
+
+
+def _participles(
+    piece: str, text: str, hits: tuple[tuple[int, int, str], ...]
+) -> frozenset[tuple[int, int]]:
+    """The spans of act words (``ACTION_CUES``) whose raw word is an English
+    participle or gerund: "count only the subscribed ones", "unlike
+    purchasing a domain", "set the review state after publishing",
+    "activity reporting in the CRM" name a state or the act as a thing.
+    "Subscribe the user to ...", "publish the draft" keep the bare verb.
+    A word opening the clause is left to the clause-start reading: a
+    gerund there is the sentence's subject, and what the sentence says of
+    it ("Revoking it requires contacting support", after "the token is
+    not revoked") may still be the demand."""
+    found = set()
+    for start, end, cue in hits:
+        if cue not in ACTION_CUES or not _LETTER.search(text, 0, start):
+            continue
+        word = _NORMALIZED_WORD.match(text, start)
+        if word is not None and _raw_word(piece, text, start, word.group()).endswith(
+            _PARTICIPLE_ENDS
+        ):
+            found.add((start, end))
+    return frozenset(found)
 
 
 def _english_word(key: str) -> bool:
@@ -1828,6 +1860,7 @@ def _clause(
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
         spans_by_cue=places.spans_by_cue,
+        participles=_participles(piece, text, hits) if action else frozenset(),
     )
 
 
