@@ -1186,7 +1186,9 @@ def _imperative(
 # A word of letters (ASCII): the raw form of a clause's first verb word.
 _LETTERS = regex.compile(r"[A-Za-z]+")
 _NORMALIZED_WORD = regex.compile(r"\w+")
-_FOLLOWING_WORD = regex.compile(r"\s+([^\s,.;:!?()]+)")
+# The word after a word (lookbehind: only a run's first space starts a match, so a
+# search over a long run of spaces stays linear).
+_FOLLOWING_WORD = regex.compile(r"(?<!\s)\s+([^\s,.;:!?()]+)")
 # Endings where a final "s" is no inflection: "access", "focus", "alias".
 _NOT_INFLECTED = ("ss", "us", "is")
 # Cues of a word that names a thing: an asset of the user ("email",
