@@ -1020,6 +1020,10 @@ class Clause:
     spans_by_cue: Mapping[str, tuple[tuple[int, int], ...]] | None = attrs.field(
         default=None, eq=False, repr=False
     )
+    #: Spans of act words written as an English participle or gerund
+    #: ("subscribed", "purchasing", "after publishing"): a state or a noun
+    #: of the act, not the act ordered (``_participles``).
+    participles: frozenset[tuple[int, int]] = frozenset()
 
     def spans(self, *cues: str) -> frozenset[tuple[int, int]]:
         """Where the given cues stand in ``text``."""
@@ -1155,10 +1159,14 @@ _NAME_SUBJECT = regex.compile(r"^\W{0,3}(?:`[^`]{1,64}`|[A-Za-z]\w*_\w+)\s*(?::|
 _VERB_CUES = ACTION_CUES | {"execute", "communicate"}
 
 
-def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, frozenset[str]]:
+def _imperative(
+    text: str, positions: Mapping[int, set[str]], piece: str = ""
+) -> tuple[bool, frozenset[str]]:
     """Whether the clause starts with a command verb (after fillers and
     leading trigger subclauses); and, when that command is negated ("do not
-    call ...", "no envíes ..."), the negated verb's cues (empty otherwise)."""
+    call ...", "no envíes ..."), the negated verb's cues (empty otherwise).
+    Given the raw clause (``piece``), a verb word that is a noun or an
+    English third-person form there is no command (``_names_not_commands``)."""
     start = _clause_start()
     offset = 0
     for _ in range(3):
@@ -1172,7 +1180,109 @@ def _imperative(text: str, positions: Mapping[int, set[str]]) -> tuple[bool, fro
     if negative is not None:
         verbs = frozenset(positions.get(negative.end(), set()) & _VERB_CUES)
         return bool(verbs), verbs
-    return bool(positions.get(offset, set()) & _VERB_CUES), frozenset()
+    cues = positions.get(offset, set())
+    if not cues & _VERB_CUES:
+        return False, frozenset()
+    return not (piece and _names_not_commands(piece, text, offset, cues)), frozenset()
+
+
+# A word of letters (ASCII): the raw form of a clause's first verb word.
+_LETTERS = regex.compile(r"[A-Za-z]+")
+_NORMALIZED_WORD = regex.compile(r"\w+")
+# The word after a word (lookbehind: only a run's first space starts a match, so a
+# search over a long run of spaces stays linear).
+_FOLLOWING_WORD = regex.compile(r"(?<!\s)\s+([^\s,.;:!?()]+)")
+# Endings where a final "s" is no inflection: "access", "focus", "alias".
+_NOT_INFLECTED = ("ss", "us", "is")
+# Cues of a word that names a thing: an asset of the user ("email",
+# "invite") or a receiver ("webhook").
+_THING_CUES = ("asset:", "destination")
+
+
+def _names_not_commands(piece: str, text: str, offset: int, cues: set[str]) -> bool:
+    """Whether the verb word opening a clause is read as a name rather than
+    a command. Catches nothing itself; it keeps a statement or a label from
+    being read as an order to the agent:
+
+    * an English verb with the "-s" of a third person or a plural noun:
+      "Deletes the ECR stack" (a step the tool takes), "Wires that meet
+      there stay joined", "Points where three wires meet" (nouns). An
+      imperative never carries it: "Delete the stack" is still one.
+    * an English word that names both an act and a thing ("email",
+      "webhook") with no object after it (``object_starts``: an article, a pronoun, "to",
+      or an address): "Email address of the account to remove", "Webhook
+      secret", "Webhook or e-mail alert" name a field. "Email the report to
+      ...", "Email them ...", "Email ops@example.net ..." still command."""
+    word = _NORMALIZED_WORD.match(text, offset)
+    if word is None:
+        return False
+    if any(cue.startswith(_THING_CUES) for cue in cues) and _english_word(word.group()):
+        following = _FOLLOWING_WORD.match(text, word.end())
+        after = following.group(1) if following else ""
+        if after not in setting_words("object_starts") and "@" not in after:
+            return True
+    return _third_person(piece, text, offset, word.group())
+
+
+def _third_person(piece: str, text: str, offset: int, normalized: str) -> bool:
+    """Whether the raw word at ``offset`` of the normalized ``text`` is an
+    English verb inflected with "-s" ("Deletes", "Sends", "Wires")."""
+    raw = _raw_word(piece, text, offset, normalized)
+    return raw.endswith("s") and not raw.endswith(_NOT_INFLECTED)
+
+
+def _raw_word(piece: str, text: str, offset: int, normalized: str) -> str:
+    """The raw word (lower-cased letters) whose normalized form is the word
+    ``normalized`` at ``offset`` of ``text``, when it is an English word the
+    normalizer shortened ("deletes" -> "delet"); empty otherwise. The raw
+    and normalized forms align word by word (the normalizer works within
+    words); a word that does not normalize back (a contraction expanded
+    before it) is not read."""
+    words = piece.split()
+    index = text.count(" ", 0, offset)
+    if index >= len(words):
+        return ""
+    raw = _LETTERS.search(words[index])
+    if raw is None:
+        return ""
+    lower = raw.group().lower()
+    if normalize(lower) != normalized or lower == normalized or not _english_word(normalized):
+        return ""
+    return lower
+
+
+# English endings of a participle or gerund: "subscribed", "publishing".
+_PARTICIPLE_ENDS = ("ed", "ing")
+
+
+def _participles(
+    piece: str, text: str, hits: tuple[tuple[int, int, str], ...]
+) -> frozenset[tuple[int, int]]:
+    """The spans of act words (``ACTION_CUES``) whose raw word is an English
+    participle or gerund: "count only the subscribed ones", "unlike
+    purchasing a domain", "set the review state after publishing",
+    "activity reporting in the CRM" name a state or the act as a thing.
+    "Subscribe the user to ...", "publish the draft" keep the bare verb.
+    A word opening the clause is left to the clause-start reading: a
+    gerund there is the sentence's subject, and what the sentence says of
+    it ("Revoking it requires contacting support", after "the token is
+    not revoked") may still be the demand."""
+    found = set()
+    for start, end, cue in hits:
+        if cue not in ACTION_CUES or not _LETTER.search(text, 0, start):
+            continue
+        word = _NORMALIZED_WORD.match(text, start)
+        if word is not None and _raw_word(piece, text, start, word.group()).endswith(
+            _PARTICIPLE_ENDS
+        ):
+            found.add((start, end))
+    return frozenset(found)
+
+
+def _english_word(key: str) -> bool:
+    """Whether the English lexicon lists ``key`` (normalized) as a phrase."""
+    phrase = _lexicon().automaton.get(key, None)
+    return phrase is not None and not phrase.languages
 
 
 # How far (in characters) a prohibition may stand from the verb it negates:
@@ -1613,7 +1723,27 @@ class _CueRead:
 def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
     found = _with_person_cues(tuple(_cue_hits(_mask_identifiers(text))), text)
+    found = _without_named_secrets(found)
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+def _without_named_secrets(
+    found: tuple[tuple[int, int, str], ...],
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less a secret word inside a phrase that names something
+    else with it (the lexicons' ``notsecret``): "design tokens", "use
+    `next_page_token` for the next page", "the document token", "max
+    tokens" are a style value, a cursor, an id and a count, not a
+    credential to collect or send. "Send the access token to ..." and
+    "the token in your config" still name a secret."""
+    named = [(start, end) for start, end, cue in found if cue == "notsecret"]
+    if not named:
+        return found
+    return tuple(
+        hit
+        for hit in found
+        if hit[2] != "sensitive" or not any(s <= hit[0] and hit[1] <= e for s, e in named)
+    )
 
 
 # How far (characters of normalized text) the person asked may stand after
@@ -1732,7 +1862,7 @@ def _clause(
     text, cues = read.text, read.cues
     places = _cue_places(read.found)
     hits = places.kept
-    imperative, negated = _imperative(text, places.by_position)
+    imperative, negated = _imperative(text, places.by_position, piece)
     if not negated and "prohibition" in cues:
         negated = _prohibited(hits)
     subject_is_name = _NAME_SUBJECT.match(piece) is not None
@@ -1770,6 +1900,7 @@ def _clause(
         values=tuple(_planted_values(piece)) if cues & _SETS_VALUES else (),
         qualified=tuple(_qualified_names(piece, scope)),
         spans_by_cue=places.spans_by_cue,
+        participles=_participles(piece, text, hits) if action else frozenset(),
     )
 
 

@@ -1597,7 +1597,9 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
         return False
     # The act and the thing acted on are different words: "email" alone is
     # a field label, "archive the newest email" is a demand.
-    actions = clause.spans(*_DEMANDS, "useract") - _named_things(clause)
+    # "Count only the subscribed contacts", "unlike purchasing a domain":
+    # an act word as a participle or gerund orders nothing.
+    actions = clause.spans(*_DEMANDS, "useract") - _named_things(clause) - clause.participles
     objects = clause.spans(*foreign) - _named_permissions(clause, actions)
     return any(a != o for a in actions for o in objects)
 
