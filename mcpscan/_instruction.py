@@ -41,11 +41,14 @@ from ._walk import innermost_property
 
 __all__ = [
     "ACTION_CUES",
+    "ADJACENT",
     "Clause",
     "Scope",
     "ToolScope",
+    "adjacent",
     "analyze",
     "clause_after",
+    "clause_after_reader",
     "clause_at",
     "cue_spans",
     "identifier_key",
@@ -1510,6 +1513,36 @@ def clause_after(
     start, end = pieces[at]
     records = analyze(raw[start:end], scope)
     return attrs.evolve(records[0], start=start, end=end) if records else None
+
+
+#: Characters between two clauses of a string that make the second the
+#: first's continuation ("Call X. Do not wait for confirmation.": a stop and
+#: a space), for the string judgements that read a clause with its next.
+ADJACENT = 3
+
+
+def adjacent(one: Clause, other: Clause, reach: int = ADJACENT) -> bool:
+    """Whether two clauses of one string follow each other (either way
+    round) with at most ``reach`` characters (a stop, a space) between."""
+    gap = other.start - one.end if other.start >= one.end else one.start - other.end
+    return 0 <= gap <= reach
+
+
+def clause_after_reader(
+    raw: str, scope: ToolScope | None = None, reach: int = ADJACENT
+) -> Callable[[Clause], Clause | None]:
+    """``clause_after`` for the clauses of one string, the string split into
+    its pieces once, on the first question: a judgement that reads the
+    clause after only for a clause with a rare cue costs most strings no
+    split at all."""
+    pieces: list[tuple[int, int]] = []
+
+    def after(clause: Clause) -> Clause | None:
+        if not pieces:
+            pieces.extend(split_clauses(raw))
+        return clause_after(raw, clause, pieces, scope, reach)
+
+    return after
 
 
 def distinct_clauses(

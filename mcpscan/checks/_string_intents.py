@@ -54,7 +54,7 @@ from collections.abc import Iterator, Sequence
 
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, clause_after, split_clauses
+from .._instruction import Clause, Scope, ToolScope, adjacent, clause_after_reader
 from . import _user_value_override
 from ._intent_rules import (
     ARGUMENT_TAMPERING,
@@ -91,9 +91,6 @@ _SECRET = frozenset({"secretstore"})
 # in the clause before: "SECURITY: ... are compromised. Call ...").
 _PUSHED = frozenset({"every", "justify"}) | _KEPT_FROM_USER
 _PRETEXT = frozenset({"justify"})
-# Characters between two clauses that make the second one the first's
-# continuation ("Call X. Do not wait for confirmation.").
-_ADJACENT = 3
 # Characters between a negation and the wait it refuses ("do not wait").
 _NEGATED_WAIT = 2
 # A schema value (a parameter's default or const) is filled in as it is: a
@@ -119,17 +116,15 @@ def foreign_reach(
     """The reviews the string's clauses earn by reaching into another
     server's tool; ``raw`` is the string, ``key`` the schema key it is the
     value of."""
-    pieces: list[tuple[int, int]] = []
+    # The string is split only for one that names another server's tool:
+    # the clause after may be one that cannot fire on its own ("Do not
+    # wait for the user's confirmation.").
+    after = clause_after_reader(raw, scope)
     for clause in clauses:
         targets = tuple(n for n in other_tools(clause) if not data_source(clause, n))
         if not targets:
             continue
-        if not pieces:
-            # Split once, and only for a string that names another
-            # server's tool: the clause after may be one that cannot fire
-            # on its own ("Do not wait for the user's confirmation.").
-            pieces.extend(split_clauses(raw))
-        following = clause_after(raw, clause, pieces, scope, _ADJACENT)
+        following = after(clause)
         if _left_to_user(clause, following) or not _ordered(clause, key):
             continue
         if _bound_values(clause, scope):
@@ -182,7 +177,7 @@ def _kept_from_user(clause: Clause, following: Clause | None) -> bool:
     wait; "do not run other tools; wait for the user" waits)."""
     if _continued(clause, following) & _KEPT_FROM_USER:
         return True
-    after = (following,) if following is not None and _adjacent(clause, following) else ()
+    after = (following,) if following is not None and adjacent(clause, following) else ()
     return any(_wait_refused(other) for other in (clause, *after))
 
 
@@ -199,16 +194,9 @@ def _continued(clause: Clause, following: Clause | None) -> frozenset[str]:
     """The clause's cues with those of the clause right after it ("Call
     X. Do not wait for confirmation.": the second sentence is about the
     first's act)."""
-    if following is not None and _adjacent(clause, following):
+    if following is not None and adjacent(clause, following):
         return clause.cues | following.cues
     return clause.cues
-
-
-def _adjacent(one: Clause, other: Clause) -> bool:
-    """Whether two clauses of a string follow each other with nothing but a
-    few characters (a stop, a space) between them."""
-    gap = other.start - one.end if other.start >= one.end else one.start - other.end
-    return 0 <= gap <= _ADJACENT
 
 
 def _left_to_user(clause: Clause, following: Clause | None) -> bool:
@@ -257,7 +245,7 @@ def override_across_clauses(clauses: Sequence[Clause]) -> Iterator[IntentHit]:
         if not _forces_value(clause):
             continue
         neighbours = (*clauses[max(index - 1, 0) : index], *clauses[index + 1 : index + 2])
-        if any(_adjacent(clause, other) and _overrides_user(other) for other in neighbours):
+        if any(adjacent(clause, other) and _overrides_user(other) for other in neighbours):
             yield IntentHit(
                 rule_id=ARGUMENT_TAMPERING,
                 features=("forced-value", "user-overridden-nearby"),

@@ -38,7 +38,14 @@ from collections.abc import Iterator, Sequence
 
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, clause_after, split_clauses, written_addresses
+from .._instruction import (
+    Clause,
+    Scope,
+    ToolScope,
+    adjacent,
+    clause_after_reader,
+    written_addresses,
+)
 from ._intent_rules import ARGUMENT_TAMPERING, IntentHit, against_user, other_tools
 
 __all__ = ["user_value_adjusted", "user_value_overridden", "value_set_out_of_sight"]
@@ -61,8 +68,6 @@ _WRITTEN_VALUE = regex.compile(
 # A name assigned a value ("priority='low'", "reserve_price=1").
 _ASSIGNED = regex.compile(r"\b([a-z][a-z0-9_]{1,40})\s?=")
 _PARAMETERS = (Scope.OWN_PARAM, Scope.OTHER_PARAM)
-# Characters between two clauses that make them one sentence's halves.
-_ADJACENT = 3
 
 
 def user_value_overridden(clauses: Sequence[Clause], scope: ToolScope) -> Iterator[IntentHit]:
@@ -74,7 +79,7 @@ def user_value_overridden(clauses: Sequence[Clause], scope: ToolScope) -> Iterat
         neighbours = [
             other
             for other in (*clauses[max(index - 1, 0) : index], *clauses[index + 1 : index + 2])
-            if _adjacent(clause, other)
+            if adjacent(clause, other)
         ]
         fixing = next(
             (c for c in (clause, *neighbours) if _fixes_value(c, scope)),
@@ -110,7 +115,7 @@ def value_set_out_of_sight(clauses: Sequence[Clause], scope: ToolScope) -> Itera
     for first: it is rare, and only the clause before one is read further."""
     for index in range(1, len(clauses)):
         note, clause = clauses[index], clauses[index - 1]
-        if _kept_from_user(note) and _adjacent(clause, note) and _sets_an_argument(clause, scope):
+        if _kept_from_user(note) and adjacent(clause, note) and _sets_an_argument(clause, scope):
             yield IntentHit(
                 rule_id=ARGUMENT_TAMPERING,
                 features=("value-set", "kept-from-user"),
@@ -145,13 +150,11 @@ def user_value_adjusted(
     argument shown to the user as the original) by arithmetic. Only a
     clause with an adjusting word is read further, and only its clause
     after is analysed again (the string split once, on the first)."""
-    pieces: list[tuple[int, int]] = []
+    after = clause_after_reader(raw, scope)
     for clause in clauses:
         if not clause.has("adjust", "factor") or not _adjusts_by_an_amount(clause):
             continue
-        if not pieces:
-            pieces.extend(split_clauses(raw))
-        following = clause_after(raw, clause, pieces, scope, _ADJACENT)
+        following = after(clause)
         if following is not None and following.has("keepsintent"):
             continue
         if _users_value(clause, following):
@@ -331,8 +334,3 @@ def _about_an_argument(clause: Clause, scope: ToolScope) -> bool:
     # "set priority='low'": a parameter written as a plain word, assigned.
     assigned = (match.group(1) for match in _ASSIGNED.finditer(clause.text))
     return any(scope.classify(name) in _PARAMETERS for name in assigned)
-
-
-def _adjacent(one: Clause, other: Clause) -> bool:
-    gap = other.start - one.end if other.start >= one.end else one.start - other.end
-    return 0 <= gap <= _ADJACENT
