@@ -2623,6 +2623,13 @@ def _exfiltration_channel(clause: Clause, scope: ToolScope) -> Features | None:
 _PEOPLES_DATA = ("userdata", "sensitive", "secretstore", "contactinfo", "payid")
 
 
+# The features "default-receiver" and "copy-field-kept" have no weight in
+# weights.json (0): the finding's confidence is that of data-to-receiver
+# with literal-destination. ``corpus/fit.py`` cannot estimate them: it reads
+# a string with the tool's scope, not its parameter's
+# (``scope.reading(location)`` as the scan does), so this rule, which needs
+# the parameter, never fires in the fit (no sample in corpus,
+# ../shared/corpora or r1..r13, counted 2026-11-24 with ``fit._samples``).
 def _data_to_default_receiver(clause: Clause, scope: ToolScope) -> str | None:
     """A parameter whose default writes in an outside receiver (a URL or a
     mail address), described as getting people's data: "Leave as default:

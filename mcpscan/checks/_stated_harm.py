@@ -210,7 +210,10 @@ def _judged(
     to_outsider = bool((effects & _SEVERE) and (cues & _OUTSIDE))
     # The confidence comes from weights.json like every intent rule's
     # (``stated-harm``, plus ``harm-hidden`` / ``harm-to-outsider`` for a
-    # hard one); the effect names are recorded for the fit.
+    # hard one); the effect names are recorded for the fit. Those weights
+    # (0.581, 0.981) are hand priors: ``corpus/fit.py`` does not read this
+    # judgement (its ``_hits`` reads the clause rules and ``string_hits``,
+    # not ``stated_harm``), so no sample of it has been counted or fitted.
     marks_found = ("harm-hidden",) * hidden + ("harm-to-outsider",) * to_outsider
     return IntentHit(
         rule_id=DECLARED_MALICIOUS,

@@ -238,6 +238,11 @@ def _bound_values(clause: Clause, scope: ToolScope) -> tuple[str, ...]:
 _WRITTEN_VALUE = regex.compile(r"[\"'`][^\"'`\s]{1,40}[\"'`]|=\s?\w")
 
 
+# The weights of forced-value (0.45) and user-overridden-nearby (0.455)
+# are hand priors: the fit's training set (``corpus``,
+# ``../shared/corpora``) holds no sample of either, and r1..r13 hold 5
+# positives and no negative (counted 2026-11-24 with ``fit._samples``), too
+# little to estimate a weight against nothing.
 def override_across_clauses(clauses: Sequence[Clause]) -> Iterator[IntentHit]:
     """Reviews for a clause that forces a written-in value on every call
     (or by a modal) next to a clause that overrides the user's choice."""

@@ -56,6 +56,17 @@ _USERS_SIDE = ("user", "theirchoice")
 # How far from the refusing negation the replacing verb, and from that
 # verb the user, may stand: "do not replace it with a URL the user gives".
 _REFUSAL_REACH = 40
+# Weights of these judgements' features (``weights.json``,
+# ``intent.argument_tampering``) are hand priors, left so on purpose: they
+# give the review confidence 0.6 the judgements were written with, and the
+# data cannot estimate them. Counted 2026-11-24 with ``corpus/fit.py``'s
+# own reading (``fit._samples``): ``corpus`` and ``../shared/corpora``
+# (the fit's training set) hold no sample of any; the sealed rounds r1..r13
+# hold positives only (value-fixed and user-value-set-aside 3, value-set
+# and kept-from-user 8, value-adjusted 8 with users-value 8, original-shown
+# 0) and not one negative, so a fit could only push them up, as far as
+# the L2 pull towards the prior lets it. Fit them (``fit.py --only``) once
+# look-alikes of these shapes are in the training corpus.
 # The act is left to the user: a confirmation that stands, their wish, an
 # option offered.
 _LEFT_TO_USER = ("usergate", "wish", "optional")
