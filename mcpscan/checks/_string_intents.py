@@ -54,7 +54,7 @@ from collections.abc import Iterator, Sequence
 
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, clause_after, split_clauses
+from .._instruction import Clause, Scope, ToolScope, clause_after, clause_spans
 from . import _user_value_override
 from ._intent_rules import (
     ARGUMENT_TAMPERING,
@@ -128,7 +128,7 @@ def foreign_reach(
             # Split once, and only for a string that names another
             # server's tool: the clause after may be one that cannot fire
             # on its own ("Do not wait for the user's confirmation.").
-            pieces.extend(split_clauses(raw))
+            pieces.extend(clause_spans(raw))
         following = clause_after(raw, clause, pieces, scope, _ADJACENT)
         if _left_to_user(clause, following) or not _ordered(clause, key):
             continue

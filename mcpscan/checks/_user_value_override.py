@@ -38,7 +38,7 @@ from collections.abc import Iterator, Sequence
 
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, clause_after, split_clauses, written_addresses
+from .._instruction import Clause, Scope, ToolScope, clause_after, clause_spans, written_addresses
 from ._intent_rules import ARGUMENT_TAMPERING, IntentHit, against_user, other_tools
 
 __all__ = ["user_value_adjusted", "user_value_overridden", "value_set_out_of_sight"]
@@ -150,7 +150,7 @@ def user_value_adjusted(
         if not clause.has("adjust", "factor") or not _adjusts_by_an_amount(clause):
             continue
         if not pieces:
-            pieces.extend(split_clauses(raw))
+            pieces.extend(clause_spans(raw))
         following = clause_after(raw, clause, pieces, scope, _ADJACENT)
         if following is not None and following.has("keepsintent"):
             continue
