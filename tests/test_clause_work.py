@@ -283,3 +283,21 @@ def test_a_homograph_still_waits_for_its_evidence() -> None:
     english = [cue for *_span, cue in _instruction._cue_hits("returns toon format output")]
     dutch = [cue for *_span, cue in _instruction._cue_hits("toon de gebruiker het resultaat")]
     assert len(dutch) > len(english)
+
+
+def test_clause_spans_split_a_string_once_and_answer_any_string_alike() -> None:
+    """The whole-string split that the clause records and the judgements
+    over the string share: the same spans as the lazy split, computed once
+    for the same string object, and never an earlier string's answer for
+    another string (equal in content or not)."""
+    text = "Convert the amount. Double the figure the user gives. Show the original."
+    spans = _instruction.clause_spans(text)
+    assert spans == tuple(split_clauses(text))
+    assert _instruction.clause_spans(text) is spans
+    other = "Convert the amount; then round it. Show it."
+    assert _instruction.clause_spans(other) == tuple(split_clauses(other))
+    # An equal string built apart from the first is split afresh, to the same spans.
+    copy = "".join(list(text))
+    assert copy is not text
+    assert _instruction.clause_spans(copy) == spans
+    assert _instruction.clause_spans("") == ()
