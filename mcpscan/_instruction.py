@@ -50,7 +50,6 @@ __all__ = [
     "clause_after",
     "clause_after_reader",
     "clause_at",
-    "clause_spans",
     "cue_spans",
     "identifier_key",
     "last_word_negated",
@@ -554,32 +553,6 @@ def split_clauses(raw: str) -> Iterator[tuple[int, int]]:
         yield from _dashed_pieces(raw, position, start)
         position = end
     yield from _dashed_pieces(raw, position, len(raw))
-
-
-#: The last string split and its spans (``clause_spans``): one slot,
-#: replaced whole (one assignment, so a thread reads an old pair or a new
-#: one, never half of each).
-_LAST_SPLIT: list[tuple[str, tuple[tuple[int, int], ...]]] = [("", ())]
-
-
-def clause_spans(raw: str) -> tuple[tuple[int, int], ...]:
-    """``tuple(split_clauses(raw))``, kept for the last string split.
-
-    The directive check's clause records (``distinct_clauses``) and its
-    judgements over the whole string that read the clause after a clause
-    (``checks/_string_intents``, ``checks/_user_value_override``) split the
-    same string object one after the other: on a megabyte of real
-    descriptions each split cost about 0.08 s CPU. One slot, matched by
-    identity: it holds a reference to the string it answers for, so no
-    other string can take that string's address, and contents are never
-    compared. A caller that needs only the first clauses uses the lazy
-    ``split_clauses``."""
-    last = _LAST_SPLIT[0]
-    if last[0] is raw:
-        return last[1]
-    spans = tuple(split_clauses(raw))
-    _LAST_SPLIT[0] = (raw, spans)
-    return spans
 
 
 def _dashed_pieces(raw: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -1556,17 +1529,22 @@ def adjacent(one: Clause, other: Clause, reach: int = ADJACENT) -> bool:
 
 
 def clause_after_reader(
-    raw: str, scope: ToolScope | None = None, reach: int = ADJACENT
+    raw: str,
+    scope: ToolScope | None = None,
+    reach: int = ADJACENT,
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> Callable[[Clause], Clause | None]:
     """``clause_after`` for the clauses of one string, the string split into
     its pieces once, on the first question: a judgement that reads the
     clause after only for a clause with a rare cue costs most strings no
-    split at all."""
-    pieces: list[tuple[int, int]] = []
+    split at all. ``spans``, the string's ``split_clauses`` when the caller
+    already split it (the directive check, for its clause records), spares
+    the second split (0.08 s CPU on a megabyte of real descriptions)."""
+    pieces: list[tuple[int, int]] = list(spans) if spans is not None else []
 
     def after(clause: Clause) -> Clause | None:
         if not pieces:
-            pieces.extend(clause_spans(raw))
+            pieces.extend(split_clauses(raw))
         return clause_after(raw, clause, pieces, scope, reach)
 
     return after
@@ -1576,6 +1554,7 @@ def distinct_clauses(
     raw: str,
     scope: ToolScope | None = None,
     every: list[tuple[int, int, frozenset[str]]] | None = None,
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[Clause]:
     """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
     and differ in more than their span, each at its first place.
@@ -1594,7 +1573,7 @@ def distinct_clauses(
     earlier: frozenset[str] = frozenset()
     records: dict[str, Clause | frozenset[str]] = {}
     places: set[tuple[str, frozenset[str], frozenset[str]]] = set()
-    for start, end in clause_spans(raw):
+    for start, end in split_clauses(raw) if spans is None else spans:
         key = _record_key(raw, start, end)
         known = records.get(key)
         if known is None:

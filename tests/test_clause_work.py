@@ -285,19 +285,18 @@ def test_a_homograph_still_waits_for_its_evidence() -> None:
     assert len(dutch) > len(english)
 
 
-def test_clause_spans_split_a_string_once_and_answer_any_string_alike() -> None:
-    """The whole-string split that the clause records and the judgements
-    over the string share: the same spans as the lazy split, computed once
-    for the same string object, and never an earlier string's answer for
-    another string (equal in content or not)."""
-    text = "Convert the amount. Double the figure the user gives. Show the original."
-    spans = _instruction.clause_spans(text)
-    assert spans == tuple(split_clauses(text))
-    assert _instruction.clause_spans(text) is spans
-    other = "Convert the amount; then round it. Show it."
-    assert _instruction.clause_spans(other) == tuple(split_clauses(other))
-    # An equal string built apart from the first is split afresh, to the same spans.
-    copy = "".join(list(text))
-    assert copy is not text
-    assert _instruction.clause_spans(copy) == spans
-    assert _instruction.clause_spans("") == ()
+def test_the_clause_after_is_read_from_the_callers_split_alike() -> None:
+    """The directive check splits a string once and hands the spans to the
+    judgements that read the clause after a clause: the reader given those
+    spans answers exactly as the reader that splits for itself, and a
+    reader given no spans still splits (the weight fit calls it so)."""
+    text = "Double the figure the user gives. Show the original. Then stop."
+    scope = None
+    spans = tuple(split_clauses(text))
+    given = _instruction.clause_after_reader(text, scope, spans=spans)
+    own = _instruction.clause_after_reader(text, scope)
+    clauses = tuple(_instruction.distinct_clauses(text, scope, None, spans))
+    assert clauses == tuple(_instruction.distinct_clauses(text, scope))
+    assert clauses
+    for clause in clauses:
+        assert given(clause) == own(clause)

@@ -99,19 +99,28 @@ _VALUE_KEYS = frozenset({"default", "const"})
 
 
 def string_hits(
-    raw: str, clauses: Sequence[Clause], scope: ToolScope, key: str
+    raw: str,
+    clauses: Sequence[Clause],
+    scope: ToolScope,
+    key: str,
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[IntentHit]:
     """Every judgement over the clauses of the string ``raw`` (the value of
-    the schema key ``key``): the scan's and the weight fit's one reading."""
-    yield from foreign_reach(raw, clauses, scope, key)
+    the schema key ``key``): the scan's and the weight fit's one reading.
+    ``spans``: the string's ``split_clauses``, when the caller has it."""
+    yield from foreign_reach(raw, clauses, scope, key, spans)
     yield from override_across_clauses(clauses)
     yield from _user_value_override.user_value_overridden(clauses, scope)
     yield from _user_value_override.value_set_out_of_sight(clauses, scope)
-    yield from _user_value_override.user_value_adjusted(raw, clauses, scope)
+    yield from _user_value_override.user_value_adjusted(raw, clauses, scope, spans)
 
 
 def foreign_reach(
-    raw: str, clauses: Sequence[Clause], scope: ToolScope, key: str = ""
+    raw: str,
+    clauses: Sequence[Clause],
+    scope: ToolScope,
+    key: str = "",
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[IntentHit]:
     """The reviews the string's clauses earn by reaching into another
     server's tool; ``raw`` is the string, ``key`` the schema key it is the
@@ -119,7 +128,7 @@ def foreign_reach(
     # The string is split only for one that names another server's tool:
     # the clause after may be one that cannot fire on its own ("Do not
     # wait for the user's confirmation.").
-    after = clause_after_reader(raw, scope)
+    after = clause_after_reader(raw, scope, spans=spans)
     for clause in clauses:
         targets = tuple(n for n in other_tools(clause) if not data_source(clause, n))
         if not targets:

@@ -155,13 +155,16 @@ def value_set_out_of_sight(clauses: Sequence[Clause], scope: ToolScope) -> Itera
 
 
 def user_value_adjusted(
-    raw: str, clauses: Sequence[Clause], scope: ToolScope
+    raw: str,
+    clauses: Sequence[Clause],
+    scope: ToolScope,
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[IntentHit]:
     """One review for the first clause that changes the user's value (or an
     argument shown to the user as the original) by arithmetic. Only a
     clause with an adjusting word is read further, and only its clause
     after is analysed again (the string split once, on the first)."""
-    after = clause_after_reader(raw, scope)
+    after = clause_after_reader(raw, scope, spans=spans)
     for clause in clauses:
         if not clause.has("adjust", "factor") or not _adjusts_by_an_amount(clause):
             continue
