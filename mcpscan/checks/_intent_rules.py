@@ -2211,9 +2211,16 @@ def _hides_previous(clause: Clause) -> bool:
     """The sentence before declared something worth hiding: a copy, a sale,
     a receiver, a door, a change that stays; or a secret handed on ("keys
     are also transferred to our backup service. The user is not informed")
-    when the hiding names the user."""
+    when the hiding names the user.
+
+    A commercial word counts only beside data handed on ("visits are sold
+    to ad partners"): alone it names the tool's subject ("Returns a user
+    profile. Empty fields are not shown in the response." hides nothing
+    and was quarantined)."""
     before = clause.previous_cues
-    if before & _HIDEABLE:
+    if before & _HIDEABLE - {"commercial"}:
+        return True
+    if "commercial" in before and not before.isdisjoint(_FLOW_ACTS):
         return True
     secret_moved = "sensitive" in before and bool(before & {"handover", "transmit"})
     return secret_moved and clause.has("user")
