@@ -2147,7 +2147,10 @@ class DecodeThenConfirmCheck:
                     continue
                 if not demands.keeps(finding, located.location, span):
                     continue
-                yield self._signal(finding, located.location, clear_text or "", span)
+                signal = self._signal(finding, located.location, clear_text or "", span)
+                if signal.tier is Tier.HARD and _flagged_sample(located.raw, span):
+                    signal = _as_flagged_sample(signal)
+                yield signal
             if context.surface == "definition":
                 yield from self._plain(located, walker.scope, context)
         if context.surface == "definition":
@@ -2631,6 +2634,52 @@ def _documented_sample(
         return False
     sentence = _sentence_before(raw, span[0])
     return bool(_SAMPLE_CUE.search(sentence) or _EXAMPLE_LABEL.search(sentence))
+
+
+def _flagged_sample(raw: str, span: tuple[int, int] | None) -> bool:
+    """A blob a detector quotes as what it flags: introduced as a sample
+    ("such as", "Sample flagged input:", "Example:") in a sentence that
+    or the rest of it warns ("malicious", "blocked", "flagged",
+    "attackers"): "Detects injections hidden in base64. Sample flagged
+    input: <blob>", "Inputs like <blob> are flagged as malicious". A person
+    reviews it instead of a quarantine; a blob with no warning around it
+    ("Example: <blob>", "Config: <blob>") is judged as before."""
+    if span is None:
+        return False
+    sentence = _sentence_before(raw, span[0])
+    introduced = _SAMPLE_CUE.search(sentence) or _EXAMPLE_LABEL.search(sentence)
+    if not introduced:
+        return False
+    after = raw[span[1] : span[1] + _SAMPLE_REACH]
+    end = _SENTENCE_STOP.search(after)
+    rest = after[: end.start() if end else len(after)]
+    return bool(_WARNING_CUE.search(sentence) or _VERDICT_CUE.search(rest))
+
+
+# The end of the sentence after a blob ("... are flagged as malicious. ").
+_SENTENCE_STOP = re.compile(r"[.!?](?:\s|$)|\n")
+# A detector's verdict after the blob: the warning words without the
+# negations ("... are blocked", not "... and never tell the user", which
+# an attack writes after its blob).
+_VERDICT_CUE = re.compile(
+    r"\b(?:"
+    + "|".join(
+        re.escape(word) for word in command_words()["warning_words"] if word not in {"never", "not"}
+    )
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _as_flagged_sample(signal: Signal) -> Signal:
+    """The hard signal of a flagged sample, as a review."""
+    return attrs.evolve(
+        signal,
+        tier=Tier.SOFT,
+        confidence=_VISIBLE_CONFIDENCE,
+        evidence=f"{signal.evidence} (quoted as a flagged sample)",
+        escalate=False,
+    )
 
 
 def _sentence_before(raw: str, at: int) -> str:

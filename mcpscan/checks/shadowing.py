@@ -53,7 +53,7 @@ from rapidfuzz.distance import OSA, JaroWinkler
 
 from .._check import Context
 from .._frozen import is_array
-from .._instruction import analyze
+from .._instruction import Clause, analyze
 from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
@@ -105,6 +105,7 @@ from ._reference_claims import (
     replaces_named,
     routes_to,
     tampers_with,
+    user_lifts,
 )
 from ._tool_words import (
     COMMON_WORDS,
@@ -1286,6 +1287,11 @@ class ShadowingCheck:
                 # keeps both (``keeps_both``); a reference rule, not this
                 # one, judges the rest.
                 if all(keeps_both(raw, server) for server, _n in entries):
+                    continue
+                # "Do not call fan-crm.delete_contacts unless the user asks
+                # for it" in a read-only tool: a guard rail the user can
+                # lift, which sends no calls here (``user_lifts``).
+                if user_lifts(spaced[stop:end]):
                     continue
                 mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
                 yield self._reference_signal(tool, context, located, mention, Tier.HARD)
@@ -2529,7 +2535,30 @@ def _own_vendor_api(tool: Tool, context: Context, other: str) -> bool:
     # A namesake that ranks itself over the others ("use this tool before
     # any other calendar tool", in any language of the lexicons) wants
     # their calls, whatever its schema.
-    return not any(clause.has("override", "prior") for clause in analyze(text))
+    return not any(
+        clause.has("override", "prior") and not _points_away_from_itself(text, clause)
+        for clause in analyze(text)
+    )
+
+
+# At most one word between a replace cue and the tool's own name ("rather
+# than *calling* this tool", "en lugar de *usar* esta herramienta").
+_VERB_GAP = regex.compile(r"\s*(\w+\s+)?")
+
+
+def _points_away_from_itself(text: str, clause: Clause) -> bool:
+    """Is the clause's substitute this tool itself ("for scheduled releases
+    set publish_at rather than calling this tool later", "en lugar de usar
+    esta herramienta, ...")? It steers calls away from here and ranks the
+    tool over nothing. "Use this tool instead of any other" keeps the tool
+    as the chosen one and stays a claim."""
+    lowered = text[clause.start : clause.end].lower()
+    own = set(this_tool_words().starts(lowered))
+    for cue in REPLACE_CUES.finditer(lowered):
+        gap = _VERB_GAP.match(lowered, cue.end())
+        if gap is not None and {gap.start(1) if gap.group(1) else gap.end(), gap.end()} & own:
+            return True
+    return False
 
 
 def _required(tool: Tool) -> frozenset[str]:
