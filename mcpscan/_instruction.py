@@ -1910,7 +1910,7 @@ def _clause(
         imperative
         or "imperative" in cues
         or ("address" in cues and action)
-        or ("modal" in cues and action)
+        or ("modal" in cues and action and not _modals_only_stated(piece, text, places))
         or ("frame" in cues and action and "selfref" not in cues)
     )
     return Clause(
@@ -1941,6 +1941,26 @@ def _clause(
         spans_by_cue=places.spans_by_cue,
         participles=_participles(piece, text, hits) if action else frozenset(),
     )
+
+
+def _modals_only_stated(piece: str, text: str, places: _CuePlaces) -> bool:
+    """Whether every obligation word of the clause is a one-word English
+    verb in the third person with "-es" ("requires", "ensures"): "it
+    requires merge permission", "this ensures the file is saved where the
+    user finds it" state a precondition or an effect of the product, not
+    an obligation on the agent. "You are required to", "must", "make sure",
+    "needs to" (a phrase) and "always" (whose "-s" is no inflection) still
+    oblige."""
+    modals = places.spans_by_cue.get("modal", ())
+    if not modals or any(" " in text[start:end] for start, end in modals):
+        return False
+    for start, _end in modals:
+        word = _NORMALIZED_WORD.match(text, start)
+        if word is None or not _third_person(piece, text, start, word.group()):
+            return False
+        if not _raw_word(piece, text, start, word.group()).endswith("es"):
+            return False
+    return True
 
 
 def _all_found(pattern: regex.Pattern[str], piece: str, needed: str) -> tuple[str, ...]:
