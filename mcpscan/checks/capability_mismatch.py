@@ -1309,12 +1309,25 @@ _TOPIC_AUTH_WORDS = cap.normalized_forms(
 )
 
 
+#: Words of the shared vocabulary that make a tool "llm" but name whom a
+#: tool's data is about as often as a model it calls: a helpdesk's
+#: "assign the ticket to an agent", a support "assistant", a customer
+#: "conversation". Read as the job, they excused a model provider's key or
+#: the agent's system prompt on a ticket router. A tool that calls a model
+#: says so in other words too ("prompt", "llm", "embedding", a provider).
+_LLM_TOPICS = cap.w("agent agents assistant assistants conversation conversations context chat")
+_TOPIC_LLM_WORDS = cap.normalized_forms(_LLM_TOPICS) | cap.identifier_forms(_LLM_TOPICS)
+#: Capabilities that topic words alone do not make a job.
+_TOPIC_WORDS = {"auth": _TOPIC_AUTH_WORDS, "llm": _TOPIC_LLM_WORDS}
+
+
 def _job_capabilities(profile: _Profile) -> frozenset[str]:
-    """The shared capabilities of the tool's identity words, without "auth"
-    when only topic words (``_TOPIC_AUTH_WORDS``) name it."""
+    """The shared capabilities of the tool's identity words, without one
+    that only its topic words (``_TOPIC_WORDS``) name."""
     found = profile.capabilities
-    if "auth" in found and "auth" not in cap.capabilities(profile.identity - _TOPIC_AUTH_WORDS):
-        return found - {"auth"}
+    for capability, topic in _TOPIC_WORDS.items():
+        if capability in found and capability not in cap.capabilities(profile.identity - topic):
+            found = found - {capability}
     return found
 
 
@@ -1769,8 +1782,10 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
         return STRONG
     theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
     if job.unknown:
+        if request.kind == "account_password":
+            return _unknown_job_password_weight(named)
         if request.kind in _NARROW_ONLY:
-            return HINT if request.kind == "account_password" else MEDIUM
+            return MEDIUM
         # Secret material only a few jobs use (recovery words, an SSH key,
         # the environment, browser cookies, a card's CVV), named by the
         # parameter's own words, on a tool whose words name no job at all (a
@@ -1803,6 +1818,19 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
     if request.shaped and "auth" not in job.domains and request.kind in _DERIVED:
         return MEDIUM
     return WEAK if secret else HINT
+
+
+def _unknown_job_password_weight(named: _Naming) -> float:
+    """An account password asked of a tool whose words name no job at all:
+    a helpdesk's ``escalate_ticket`` wanting "the customer's password so
+    tier 2 can sign in as them", in a register the job lexicons do not
+    know. Asked in the parameter's own name or description, it is a
+    question for a person (required, it reaches review). A login's or a
+    connector's password stays quiet: those tools name signing in, a host
+    or a database (a known job the password fits), and a tool that changes
+    or checks a password wraps it (``_fits``). Only mentioned by a sentence
+    of the tool's description, it stays a hint."""
+    return HINT if named is _Naming.MENTIONED else MEDIUM
 
 
 #: Another account service's credential asked by the parameter's own
@@ -1967,13 +1995,18 @@ def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
     taking a vault's ``list_secrets`` output), asked in a required
     parameter by its own name, title or value shape, not only by a
     sentence around it. Nothing legitimate explains it, so it is hard as
-    on a narrow job. Left soft: a job that is only guessed, unknown, a
-    lookup or a connected device or media tool (often behind a host that
-    wants a key), and a request the parameter itself does not make."""
+    on a narrow job. So is a job no word names, or one guessed from its
+    quiet parameters (a helpdesk's ``escalate_ticket``, an ICD-10 code
+    formatter, in registers the job lexicons do not know): what the tool
+    does is unknown, but no reading of its words asks for a machine's keys,
+    and a tool that does need them says so (a shell, a host, a deploy, a
+    file: known jobs the request fits). Left soft: a lookup or a connected
+    device or media tool (often behind a host that wants a key), and a
+    request the parameter itself does not make."""
     return (
         request.kind in _KEY_MATERIAL
         and param.required
-        and not (job.unknown or job.inferred or job.connected or job.queried)
+        and not (job.connected or job.queried)
         and fit.BROAD not in job.domains
         and request.kind in _asked_in_own_words(param)
     )
