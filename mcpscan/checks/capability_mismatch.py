@@ -1190,6 +1190,9 @@ class _Job(NamedTuple):
     mentioned: frozenset[str] = frozenset()
     # The job is a lookup read from the name's query verb alone (``_queries``).
     queried: bool = False
+    # How many parameters take data (text, lists, objects): a tool whose
+    # only input is a password works on that password (a breach checker).
+    inputs: int = 0
 
     @property
     def unknown(self) -> bool:
@@ -1294,6 +1297,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         # only as far as ``request_text`` would keep it anyway.
         mentioned=fit.words(own) | fit.words(fit.request_text(fit.head(tool.description or ""))),
         queried=queried,
+        inputs=sum(1 for param in params if _takes_data(param.schema)),
     )
 
 
@@ -1309,25 +1313,12 @@ _TOPIC_AUTH_WORDS = cap.normalized_forms(
 )
 
 
-#: Words of the shared vocabulary that make a tool "llm" but name whom a
-#: tool's data is about as often as a model it calls: a helpdesk's
-#: "assign the ticket to an agent", a support "assistant", a customer
-#: "conversation". Read as the job, they excused a model provider's key or
-#: the agent's system prompt on a ticket router. A tool that calls a model
-#: says so in other words too ("prompt", "llm", "embedding", a provider).
-_LLM_TOPICS = cap.w("agent agents assistant assistants conversation conversations context chat")
-_TOPIC_LLM_WORDS = cap.normalized_forms(_LLM_TOPICS) | cap.identifier_forms(_LLM_TOPICS)
-#: Capabilities that topic words alone do not make a job.
-_TOPIC_WORDS = {"auth": _TOPIC_AUTH_WORDS, "llm": _TOPIC_LLM_WORDS}
-
-
 def _job_capabilities(profile: _Profile) -> frozenset[str]:
-    """The shared capabilities of the tool's identity words, without one
-    that only its topic words (``_TOPIC_WORDS``) name."""
+    """The shared capabilities of the tool's identity words, without "auth"
+    when only topic words (``_TOPIC_AUTH_WORDS``) name it."""
     found = profile.capabilities
-    for capability, topic in _TOPIC_WORDS.items():
-        if capability in found and capability not in cap.capabilities(profile.identity - topic):
-            found = found - {capability}
+    if "auth" in found and "auth" not in cap.capabilities(profile.identity - _TOPIC_AUTH_WORDS):
+        return found - {"auth"}
     return found
 
 
@@ -1783,7 +1774,7 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
     theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
     if job.unknown:
         if request.kind == "account_password":
-            return _unknown_job_password_weight(named)
+            return _unknown_job_password_weight(job, named)
         if request.kind in _NARROW_ONLY:
             return MEDIUM
         # Secret material only a few jobs use (recovery words, an SSH key,
@@ -1820,17 +1811,25 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
     return WEAK if secret else HINT
 
 
-def _unknown_job_password_weight(named: _Naming) -> float:
-    """An account password asked of a tool whose words name no job at all:
-    a helpdesk's ``escalate_ticket`` wanting "the customer's password so
-    tier 2 can sign in as them", in a register the job lexicons do not
-    know. Asked in the parameter's own name or description, it is a
-    question for a person (required, it reaches review). A login's or a
-    connector's password stays quiet: those tools name signing in, a host
-    or a database (a known job the password fits), and a tool that changes
-    or checks a password wraps it (``_fits``). Only mentioned by a sentence
-    of the tool's description, it stays a hint."""
-    return HINT if named is _Naming.MENTIONED else MEDIUM
+def _unknown_job_password_weight(job: _Job, named: _Naming) -> float:
+    """An account password asked of a tool whose words name no job at all,
+    beside the data the tool works on: a helpdesk's ``escalate_ticket``
+    wanting "the customer's password so tier 2 can sign in as them", in a
+    register the job lexicons do not know. Asked in the parameter's own
+    name or description, it is a question for a person (required, it
+    reaches review). Left a hint: a password that is the tool's only input
+    (a breach checker whose first line is its product name works on it),
+    one only a sentence of the description mentions, and, never judged
+    here, a login's or a connector's (they name signing in, a host or a
+    database: known jobs the password fits) or a tool that changes or
+    checks a password its words name (it wraps it, ``_fits``)."""
+    if named is _Naming.MENTIONED or job.inputs < _MIN_INPUTS_BESIDE_PASSWORD:
+        return HINT
+    return MEDIUM
+
+
+#: The password and at least one other input the tool works on.
+_MIN_INPUTS_BESIDE_PASSWORD = 2
 
 
 #: Another account service's credential asked by the parameter's own
