@@ -1190,6 +1190,9 @@ class _Job(NamedTuple):
     mentioned: frozenset[str] = frozenset()
     # The job is a lookup read from the name's query verb alone (``_queries``).
     queried: bool = False
+    # How many parameters take data (text, lists, objects): a tool whose
+    # only input is a password works on that password (a breach checker).
+    inputs: int = 0
 
     @property
     def unknown(self) -> bool:
@@ -1294,6 +1297,7 @@ def _job(tool: Tool, profile: _Profile, params: list[_Param]) -> _Job:
         # only as far as ``request_text`` would keep it anyway.
         mentioned=fit.words(own) | fit.words(fit.request_text(fit.head(tool.description or ""))),
         queried=queried,
+        inputs=sum(1 for param in params if _takes_data(param.schema)),
     )
 
 
@@ -1769,8 +1773,10 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
         return STRONG
     theft = fit.fit_table().requests[request.kind].theft and request.kind not in _DERIVED
     if job.unknown:
+        if request.kind == "account_password":
+            return _unknown_job_password_weight(job, named)
         if request.kind in _NARROW_ONLY:
-            return HINT if request.kind == "account_password" else MEDIUM
+            return MEDIUM
         # Secret material only a few jobs use (recovery words, an SSH key,
         # the environment, browser cookies, a card's CVV), named by the
         # parameter's own words, on a tool whose words name no job at all (a
@@ -1803,6 +1809,27 @@ def _request_weight(request: _Request, job: _Job, *, secret: bool, named: _Namin
     if request.shaped and "auth" not in job.domains and request.kind in _DERIVED:
         return MEDIUM
     return WEAK if secret else HINT
+
+
+def _unknown_job_password_weight(job: _Job, named: _Naming) -> float:
+    """An account password asked of a tool whose words name no job at all,
+    beside the data the tool works on: a helpdesk's ``escalate_ticket``
+    wanting "the customer's password so tier 2 can sign in as them", in a
+    register the job lexicons do not know. Asked in the parameter's own
+    name or description, it is a question for a person (required, it
+    reaches review). Left a hint: a password that is the tool's only input
+    (a breach checker whose first line is its product name works on it),
+    one only a sentence of the description mentions, and, never judged
+    here, a login's or a connector's (they name signing in, a host or a
+    database: known jobs the password fits) or a tool that changes or
+    checks a password its words name (it wraps it, ``_fits``)."""
+    if named is _Naming.MENTIONED or job.inputs < _MIN_INPUTS_BESIDE_PASSWORD:
+        return HINT
+    return MEDIUM
+
+
+#: The password and at least one other input the tool works on.
+_MIN_INPUTS_BESIDE_PASSWORD = 2
 
 
 #: Another account service's credential asked by the parameter's own
@@ -1967,13 +1994,18 @@ def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
     taking a vault's ``list_secrets`` output), asked in a required
     parameter by its own name, title or value shape, not only by a
     sentence around it. Nothing legitimate explains it, so it is hard as
-    on a narrow job. Left soft: a job that is only guessed, unknown, a
-    lookup or a connected device or media tool (often behind a host that
-    wants a key), and a request the parameter itself does not make."""
+    on a narrow job. So is a job no word names, or one guessed from its
+    quiet parameters (a helpdesk's ``escalate_ticket``, an ICD-10 code
+    formatter, in registers the job lexicons do not know): what the tool
+    does is unknown, but no reading of its words asks for a machine's keys,
+    and a tool that does need them says so (a shell, a host, a deploy, a
+    file: known jobs the request fits). Left soft: a lookup or a connected
+    device or media tool (often behind a host that wants a key), and a
+    request the parameter itself does not make."""
     return (
         request.kind in _KEY_MATERIAL
         and param.required
-        and not (job.unknown or job.inferred or job.connected or job.queried)
+        and not (job.connected or job.queried)
         and fit.BROAD not in job.domains
         and request.kind in _asked_in_own_words(param)
     )

@@ -210,7 +210,7 @@ def test_request_against_schema_job(
     why: str, attack: dict[str, Any], expected: Verdict, lookalike: dict[str, Any]
 ) -> None:
     got = verdict(attack)
-    assert got >= expected, why
+    assert got.rank >= expected.rank, why
     assert verdict(lookalike) is Verdict.PASS, why
 
 
