@@ -108,7 +108,7 @@ def string_hits(
     the schema key ``key``): the scan's and the weight fit's one reading."""
     yield from foreign_reach(raw, clauses, scope, key)
     yield from override_across_clauses(clauses)
-    yield from _user_value_override.user_value_overridden(clauses, scope)
+    yield from _user_value_override.user_value_overridden(raw, clauses, scope)
     yield from _user_value_override.value_set_out_of_sight(clauses, scope)
     yield from _user_value_override.user_value_adjusted(raw, clauses, scope)
 
