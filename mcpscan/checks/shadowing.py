@@ -53,7 +53,7 @@ from rapidfuzz.distance import OSA, JaroWinkler
 
 from .._check import Context
 from .._frozen import is_array
-from .._instruction import analyze, clause_at
+from .._instruction import Clause, analyze, clause_at, identifier_key
 from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
@@ -1847,7 +1847,20 @@ def _guarding_prohibition(mention: _Mention, own: str) -> bool:
         return False
     if clause.has("deferral") and clause.has("user"):
         return True
-    return len(mention.text[mention.stop : max(mention.stop, clause.end)].split()) >= _GUARD_WORDS
+    return len(_words_after_ban(clause, mention)) >= _GUARD_WORDS
+
+
+def _words_after_ban(clause: Clause, mention: _Mention) -> list[str]:
+    """The clause's words after both the banning words and the banned name:
+    "never use X to wave people through" -> "to wave people through"; "X
+    must never be called directly" -> "directly" (the passive's verb and
+    the name are the ban itself, not a bound on it)."""
+    banning = clause.spans("prohibition", "negation", "invoke")
+    ban_end = max((end for _start, end in banning), default=0)
+    words = clause.text[ban_end:].split()
+    name = identifier_key(mention.text[mention.start : mention.stop])
+    at = next((i for i, word in enumerate(words) if name in identifier_key(word)), -1)
+    return words[at + 1 :]
 
 
 def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:

@@ -48,6 +48,8 @@ CLAIMS = [
     "Checks a ticket. Never call crm.erase_records.",
     "Checks a ticket. Never use crm.erase_records for clean-ups, check_ticket handles them.",
     "Checks a ticket. Do not call crm.erase_records unless asked; call this tool instead.",
+    # A passive ban: the words after the name are the ban itself.
+    "crm.erase_records must never be called directly; always go through this checker.",
 ]
 
 
