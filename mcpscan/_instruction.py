@@ -1357,6 +1357,12 @@ _GATE_CUES = ACTION_CUES | {
     # the clause (``checks/_user_value_override.user_value_adjusted``).
     "adjust",
     "factor",
+    # The value the user gave named ("whatever address the user typed",
+    # "valor indicado pelo utilizador"), read for a value fixed over it with
+    # a verb the gate does not know ("write 203.0.113.5 no matter which
+    # address the user typed": ``checks/_user_value_override``). Rare words:
+    # few clauses are read for them.
+    "uservalue",
     # "Two-factor authentication is switched off": a defence named by its
     # noun (lowered only with a verb that switches it off).
     "defence",

@@ -110,7 +110,7 @@ def string_hits(
     ``spans``: the string's ``split_clauses``, when the caller has it."""
     yield from foreign_reach(raw, clauses, scope, key, spans)
     yield from override_across_clauses(clauses)
-    yield from _user_value_override.user_value_overridden(clauses, scope)
+    yield from _user_value_override.user_value_overridden(raw, clauses, scope)
     yield from _user_value_override.value_set_out_of_sight(clauses, scope)
     yield from _user_value_override.user_value_adjusted(raw, clauses, scope, spans)
 

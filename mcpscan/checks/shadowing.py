@@ -53,7 +53,7 @@ from rapidfuzz.distance import OSA, JaroWinkler
 
 from .._check import Context
 from .._frozen import is_array
-from .._instruction import Clause, analyze
+from .._instruction import Clause, analyze, clause_at, identifier_key
 from .._model import Signal, Tier, Tool
 from .._normalize import confusable_skeleton
 from .._snapshot import Snapshot
@@ -1282,6 +1282,9 @@ class ShadowingCheck:
         for start, stop, entries in mentions:
             begin, end = _sentence_bounds(spaced, start, stop)
             if any(begin <= at < end and not own_scope(spaced, at) for at in claims):
+                mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
+                if _guarding_prohibition(mention, tool.name):
+                    continue
                 # "replaces X from our legacy gitlab-classic server. Both
                 # work until ...": the vendor retires its own server and
                 # keeps both (``keeps_both``); a reference rule, not this
@@ -1293,7 +1296,6 @@ class ShadowingCheck:
                 # lift, which sends no calls here (``user_lifts``).
                 if user_lifts(spaced[stop:end]):
                     continue
-                mention = _Mention(text=folded, start=start, stop=stop, entries=entries)
                 yield self._reference_signal(tool, context, located, mention, Tier.HARD)
                 return
 
@@ -1570,9 +1572,13 @@ def _is_id_char(char: str) -> bool:
 def _points_here(spaced: str, tool: Tool) -> bool:
     """Does the string name the scanned tool: its name, its server id, or
     "this tool" in a lexicon language?"""
+    return _names_here(spaced, tool.name, tool.server)
+
+
+def _names_here(spaced: str, name: str, server: str | None) -> bool:
     # In the "_"-free form, so "..._is_retired_use_open_ticket" names
     # open_ticket; a name inside a longer word ("reopen ticket") does not.
-    own = [_fold_text(tool.name).replace("_", " "), (tool.server or "").lower()]
+    own = [_fold_text(name).replace("_", " "), (server or "").lower()]
     for key in filter(None, own):
         for found in regex.finditer(regex.escape(key), spaced):
             before = spaced[found.start() - 1 : found.start()]
@@ -1821,6 +1827,47 @@ def _reference_tier(
     return _steering_tier(located, mention, changes_state=changes_state, defers=defers, own=own)
 
 
+# A prohibition that guards the other tool is no claim to take its calls.
+# Catches nothing; keeps quiet "Never use venue-access.set_gate_mode to wave
+# people through" (a harmful use of it forbidden: the clause goes on past
+# the name with a purpose or more tools) and "لا تستدع fan-crm.delete_contacts
+# ... إلا إذا طلب المستخدم ذلك" (do not call it unless the user asks: left to
+# the user, a ``deferral`` with the ``user``). Still HARD: a bare "Never call
+# github.create_issue." and any prohibition whose sentence points here
+# ("never use X for issues; this tool handles them").
+_GUARD_WORDS = 2
+
+
+def _guarding_prohibition(mention: _Mention, own: str) -> bool:
+    """Is the name forbidden in a clause that bounds the ban (a purpose,
+    more tools, the user's say-so) in a statement that sends nothing here?"""
+    statement, _tail = _statement_of(mention)
+    if _names_here(statement.replace("_", " "), own, None) or "instead" in statement:
+        return False
+    clause = clause_at(mention.text, mention.start)
+    forbids = clause is not None and (
+        clause.has("prohibition") or (clause.has("negation") and clause.has("invoke"))
+    )
+    if clause is None or not forbids:
+        return False
+    if clause.has("deferral") and clause.has("user"):
+        return True
+    return len(_words_after_ban(clause, mention)) >= _GUARD_WORDS
+
+
+def _words_after_ban(clause: Clause, mention: _Mention) -> list[str]:
+    """The clause's words after both the banning words and the banned name:
+    "never use X to wave people through" -> "to wave people through"; "X
+    must never be called directly" -> "directly" (the passive's verb and
+    the name are the ban itself, not a bound on it)."""
+    banning = clause.spans("prohibition", "negation", "invoke")
+    ban_end = max((end for _start, end in banning), default=0)
+    words = clause.text[ban_end:].split()
+    name = identifier_key(mention.text[mention.start : mention.stop])
+    at = next((i for i, word in enumerate(words) if name in identifier_key(word)), -1)
+    return words[at + 1 :]
+
+
 def _defers(text: str, name: str, entries: Sequence[tuple[str, str]]) -> bool:
     """Does the text send calls back to every server it names (``defers_to``,
     or a vendor's own migration note that keeps both: ``keeps_both``)?"""
@@ -1867,8 +1914,10 @@ def _steering_tier(
     # writes, use the postgres server directly": a wrapper that sends calls
     # back to the other server narrows it, and takes none of its calls.
     if (
-        _stands_in_for(located, sentence, (offset, stop), own) or _instead_here(mention, own)
-    ) and not defers():
+        (_stands_in_for(located, sentence, (offset, stop), own) or _instead_here(mention, own))
+        and not defers()
+        and not _guarding_prohibition(mention, own)
+    ):
         return Tier.HARD
     if _commands(sentence, offset) and (
         carries_payload(sentence, _asked_tool(located, mention, sentence))
