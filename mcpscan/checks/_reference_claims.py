@@ -270,8 +270,8 @@ _PROHIBITS = regex.compile(
     r"(?:do\s+not|don't|never)\s+(?:use|call|invoke)|stop\s+(?:using|calling)|不要(?:调用|使用)"
 )
 # The prohibited tool's name (qualified or quoted), then the rest of its clause.
-_PROHIBITED_OBJECT = regex.compile(r"\s{0,3}(?:the\s+)?[`'\"]?[\w.\-/:]+[`'\"]?")
-_ONE_USE_AFTER = regex.compile(r"\s{0,3}(?:to|for|in\s+order\s+to)\s+\w")
+_PROHIBITED_OBJECT = regex.compile(r"\s*(?:the\s+)?[`'\"]?[\w.\-/:]+[`'\"]?")
+_ONE_USE_AFTER = regex.compile(r"\s*(?:to|for|in\s+order\s+to)\s+\w")
 _CLAUSE_END = regex.compile(r"[.!?;。！？\n](?:\s|$)")
 
 
