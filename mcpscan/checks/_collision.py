@@ -31,7 +31,7 @@ import regex
 
 from .._model import ScanError
 from ._lookalike import content_words, same_job, server_words, text_words
-from ._reference_claims import REPLACE_CUES, claims_trust, narrowed_prohibition, negated_before
+from ._reference_claims import REPLACE_CUES, claims_trust, negated_before
 from ._tool_words import COMMON_WORDS, GENERIC_PARTS, NAME_AFFIXES
 
 __all__ = [
@@ -665,7 +665,7 @@ def _claims_to_replace(
     lowered = text.lower()
     own_subject = _OwnSubject(lowered, about | {name.lower()}) if about is not None else None
     for found in REPLACE_CUES.finditer(lowered):
-        if not wraps and (_WRAP_CUE.match(found.group()) or narrowed_prohibition(lowered, found)):
+        if not wraps and _WRAP_CUE.match(found.group()):
             continue
         if own_subject is not None and own_subject.describes(found):
             continue

@@ -29,14 +29,12 @@ __all__ = [
     "carries_payload",
     "chooses_values",
     "claims_trust",
-    "narrowed_prohibition",
     "negated_before",
     "owned_here",
     "prefers_over",
     "replaces_named",
     "routes_to",
     "tampers_with",
-    "user_lifts",
 ]
 
 #: How far after a cue the replaced tool's name may start ("instead of
@@ -259,41 +257,6 @@ def _cue_names_next(sentence: str, cue: regex.Match[str], start: int) -> bool:
 # claim of precedence, which the caller judges (``wraps=False`` leaves the
 # cue out).
 _WRAPS = regex.compile(r"wrap|prox", regex.IGNORECASE)
-# A prohibition of the named tool ("never use X", "do not call X", "不要调用
-# X") that forbids one use of it ("... to wave people through", "... for
-# bulk deletes") or that the user can lift ("... unless the user asks"): a
-# guard rail around a dangerous neighbour, which sends none of its calls
-# here. Like a wrapper cue, it claims the other's calls only beside a claim
-# of precedence ("never call X for invoices; always use this tool"), which
-# the caller judges. "No longer use X" retires X and stays a claim.
-_PROHIBITS = regex.compile(
-    r"(?:do\s+not|don't|never)\s+(?:use|call|invoke)|stop\s+(?:using|calling)|不要(?:调用|使用)"
-)
-# The prohibited tool's name (qualified or quoted), then the rest of its clause.
-_PROHIBITED_OBJECT = regex.compile(r"\s*(?:the\s+)?[`'\"]?[\w.\-/:]+[`'\"]?")
-_ONE_USE_AFTER = regex.compile(r"\s*(?:to|for|in\s+order\s+to)\s+\w")
-_CLAUSE_END = regex.compile(r"[.!?;。！？\n](?:\s|$)")
-
-
-def narrowed_prohibition(text: str, cue: regex.Match[str]) -> bool:
-    """Is ``cue`` (a replace cue found in ``text``) a prohibition that the
-    words after the prohibited name narrow to one use or leave to the user?"""
-    if not _PROHIBITS.fullmatch(cue.group()):
-        return False
-    named = _PROHIBITED_OBJECT.match(text, cue.end())
-    rest = text[named.end() if named else cue.end() :]
-    end = _CLAUSE_END.search(rest)
-    rest = rest[: end.start() if end else len(rest)]
-    return bool(_ONE_USE_AFTER.match(rest)) or user_lifts(rest)
-
-
-def user_lifts(after: str) -> bool:
-    """Does ``after`` (the text after a prohibited tool's name) leave the
-    call to the user ("unless the user asks", "إلا إذا طلب المستخدم"): the
-    lexicons' ``deferral`` cue, every language?"""
-    return bool(cue_spans(normalize(after), "deferral"))
-
-
 # The cue's object is this tool, not the named one: "don't use this for
 # whole frames; exportkit's export_frame is the right tool", "instead of
 # this tool, use X" point the agent at the other tool.
@@ -305,7 +268,7 @@ def replaces_named(sentence: str, start: int, stop: int, *, wraps: bool = True) 
     ``wraps``) wraps the tool named at ``[start, stop)``, or that it is
     retired?"""
     for cue in _REPLACES_NEXT.finditer(sentence):
-        if not wraps and (_WRAPS.match(cue.group()) or narrowed_prohibition(sentence, cue)):
+        if not wraps and _WRAPS.match(cue.group()):
             continue
         gap = sentence[cue.end() : start].lstrip()
         if _cue_names_next(sentence, cue, start) and not _SELF_OBJECT.match(gap):

@@ -105,7 +105,6 @@ from ._reference_claims import (
     replaces_named,
     routes_to,
     tampers_with,
-    user_lifts,
 )
 from ._tool_words import (
     COMMON_WORDS,
@@ -1290,11 +1289,6 @@ class ShadowingCheck:
                 # keeps both (``keeps_both``); a reference rule, not this
                 # one, judges the rest.
                 if all(keeps_both(raw, server) for server, _n in entries):
-                    continue
-                # "Do not call fan-crm.delete_contacts unless the user asks
-                # for it" in a read-only tool: a guard rail the user can
-                # lift, which sends no calls here (``user_lifts``).
-                if user_lifts(spaced[stop:end]):
                     continue
                 yield self._reference_signal(tool, context, located, mention, Tier.HARD)
                 return
