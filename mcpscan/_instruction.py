@@ -46,6 +46,7 @@ __all__ = [
     "Scope",
     "ToolScope",
     "adjacent",
+    "adjacent_neighbours",
     "analyze",
     "clause_after",
     "clause_after_reader",
@@ -1532,6 +1533,15 @@ def adjacent(one: Clause, other: Clause, reach: int = ADJACENT) -> bool:
     round) with at most ``reach`` characters (a stop, a space) between."""
     gap = other.start - one.end if other.start >= one.end else one.start - other.end
     return 0 <= gap <= reach
+
+
+def adjacent_neighbours(clauses: Sequence[Clause], index: int) -> list[Clause]:
+    """The clauses right before and right after ``clauses[index]`` that
+    follow it with no more than a stop and a space between (``adjacent``):
+    the halves of one sentence a judgement reads together."""
+    clause = clauses[index]
+    near = (*clauses[max(index - 1, 0) : index], *clauses[index + 1 : index + 2])
+    return [other for other in near if adjacent(clause, other)]
 
 
 def clause_after_reader(

@@ -54,7 +54,14 @@ from collections.abc import Iterator, Sequence
 
 import regex
 
-from .._instruction import Clause, Scope, ToolScope, adjacent, clause_after_reader
+from .._instruction import (
+    Clause,
+    Scope,
+    ToolScope,
+    adjacent,
+    adjacent_neighbours,
+    clause_after_reader,
+)
 from . import _user_value_override
 from ._intent_rules import (
     ARGUMENT_TAMPERING,
@@ -258,8 +265,7 @@ def override_across_clauses(clauses: Sequence[Clause]) -> Iterator[IntentHit]:
     for index, clause in enumerate(clauses):
         if not _forces_value(clause):
             continue
-        neighbours = (*clauses[max(index - 1, 0) : index], *clauses[index + 1 : index + 2])
-        if any(adjacent(clause, other) and _overrides_user(other) for other in neighbours):
+        if any(_overrides_user(other) for other in adjacent_neighbours(clauses, index)):
             yield IntentHit(
                 rule_id=ARGUMENT_TAMPERING,
                 features=("forced-value", "user-overridden-nearby"),

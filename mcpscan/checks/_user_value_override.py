@@ -43,6 +43,7 @@ from .._instruction import (
     Scope,
     ToolScope,
     adjacent,
+    adjacent_neighbours,
     analyze,
     clause_after_reader,
     written_addresses,
@@ -126,11 +127,7 @@ def _fixing_candidates(
     if scope.parameter:
         here = (clauses[index].start, clauses[index].end)
         return [other for other in every_clause if (other.start, other.end) != here]
-    return [
-        other
-        for other in (*clauses[max(index - 1, 0) : index], *clauses[index + 1 : index + 2])
-        if adjacent(clauses[index], other)
-    ]
+    return adjacent_neighbours(clauses, index)
 
 
 # -- a value set, then kept from the user ------------------------------------
