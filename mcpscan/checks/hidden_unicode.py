@@ -603,12 +603,16 @@ def _in_running_text(located: LocatedString, text: str) -> bool:
     return not located.is_key and located.field != "name" and _WHITESPACE.search(text) is not None
 
 
-def _is_display_title(located: LocatedString) -> bool:
-    """A title shown to people ("Silben\u00adtrennung"): typeset like prose
-    even when it is one word; never called, unlike the tool's name."""
-    return not located.is_key and (
-        located.field == "title" or (located.field == "annotations" and located.key == "title")
-    )
+def _is_display_text(located: LocatedString) -> bool:
+    """A title or a description shown to people ("Silben\u00adtrennung", a
+    parameter described as "Lokalitets\u00adnummer"): typeset like prose
+    even when it is one word; never called or sent, unlike the tool's name,
+    a property name or a value (enum, default, example)."""
+    if located.is_key:
+        return False
+    if located.key == "description":
+        return True
+    return located.field == "title" or (located.field == "annotations" and located.key == "title")
 
 
 def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
@@ -616,7 +620,9 @@ def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
     # letters of a long word, every piece at least two letters. Not: in a
     # name, a property name or a value without spaces; not splitting a short
     # word ("ig\u00adnore"), where it only serves to dodge a keyword filter.
-    if not (_in_running_text(located, text) or _is_display_title(located)):
+    # A one-word title or description is prose too (issue 12: a Norwegian
+    # parameter described as "Lokalitets\u00adnummer" was quarantined).
+    if not (_in_running_text(located, text) or _is_display_text(located)):
         return False
     if not (
         _matches(_LETTER, _char_at(text, index - 1))

@@ -239,6 +239,22 @@ def test_soft_hyphen_in_a_display_title_is_typography() -> None:
     assert "unicode.hidden" in rules(scan(None, name="x", title="ig\u00adnore"))
 
 
+def test_soft_hyphen_in_a_one_word_parameter_description_is_typography() -> None:
+    # A parameter's description is shown to people like prose, even when it
+    # is one long compound ("Kunden\u00adnummer\u00adfeld"); the same word as
+    # an enum value (sent to the tool) or a short word split in that
+    # description ("ig\u00adnore") stays reported.
+    def described(text: str, **extra: Any) -> mcpscan.Report:
+        field = {"type": "string", "description": text, **extra}
+        props = {"type": "object", "properties": {"kunde": field}}
+        return scan("Legt einen Kunden an.", inputSchema=props)
+
+    word = "Kunden\u00adnummer\u00adfeld"
+    assert described(word).verdict is Verdict.PASS
+    assert "unicode.hidden" in rules(described("Kundennummer", enum=[word]))
+    assert "unicode.hidden" in rules(described("ig\u00adnore"))
+
+
 def test_soft_hyphen_with_a_short_piece_fires() -> None:
     assert "unicode.hidden" in rules(scan("Das Dampfschif\u00adf ist lang"))
 
