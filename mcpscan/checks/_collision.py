@@ -1039,6 +1039,33 @@ def another_vendors_brand(mine: tuple[str, str], theirs: tuple[str, str]) -> boo
     )
 
 
+def independent_namesake(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
+    """Is the scanned tool another vendor's tool that merely shares the
+    name, silent about the other? ``mine`` and ``theirs``: (server,
+    description). Issue 12: Feedsmith's ``validate_feed`` ("Validate a feed
+    against Apple Podcasts and Spotify requirements") beside Podcast
+    Index's, two vendors each with a validator of their own, was
+    quarantined because a common word of the other's id ("podcast") stood
+    in this text, so ``another_vendors_brand`` could not tell them apart.
+
+    Both ids name a service of their own and share none (not ``gitlab-ci``
+    beside ``gitlab``, not ``castwave-official`` beside ``castwave``), the
+    text names neither the other's id nor a service word of it, and it
+    makes no claim of rank or replacement anywhere, in any lexicon
+    language. A copy that wants the other's calls must point the agent
+    away from the other; one that says nothing about it but borrows its id
+    or its schema (``_own_vendor_api`` checks the schema) stays HARD."""
+    server, description = mine
+    other, _text = theirs
+    own_words, their_words = _service_words(server), _service_words(other)
+    if not own_words or not their_words or own_words & their_words:
+        return False
+    lowered = description.lower()
+    if _names_any(lowered, _server_names(other)):
+        return False
+    return not (ranks_itself_anywhere(description) or REPLACE_CUES.search(lowered))
+
+
 def unbranded_copy(mine: tuple[str, str], theirs: tuple[str, str]) -> bool:
     """Does the scanned tool do the other's job once the other's brand is
     taken out, without naming a service of its own?

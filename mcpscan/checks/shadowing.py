@@ -65,6 +65,7 @@ from ._collision import (
     defers_to,
     demotes_itself,
     different_job,
+    independent_namesake,
     keeps_both,
     localized_sibling,
     out_of_service_words,
@@ -2560,7 +2561,9 @@ def _own_vendor_api(tool: Tool, context: Context, other: str) -> bool:
     on the user's calendar", ``summary``, ``start``, ``end``) beside
     Outlook's (``subject``, ``start``, ``end``): a generic job name two
     vendors both use. The other names its brand and this one does not
-    borrow it (``another_vendors_brand``), and the parameters the two
+    borrow it (``another_vendors_brand``), or the two are vendors that
+    share no id word and this one says nothing about the other
+    (``independent_namesake``), and the parameters the two
     require differ: a copy that wants the other's calls keeps the other's
     required parameters, or the calls it steals would fail. A copy with the
     other's schema, one that names the other's brand, or an affix id
@@ -2573,7 +2576,8 @@ def _own_vendor_api(tool: Tool, context: Context, other: str) -> bool:
         required = _required(theirs)
         if mine <= required or required <= mine:
             return False
-        if not another_vendors_brand((tool.server or "", text), (other, theirs.description or "")):
+        pair = ((tool.server or "", text), (other, theirs.description or ""))
+        if not (another_vendors_brand(*pair) or independent_namesake(*pair)):
             return False
     # A namesake that ranks itself over the others ("use this tool before
     # any other calendar tool", in any language of the lexicons) wants
