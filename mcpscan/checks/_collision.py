@@ -358,6 +358,9 @@ class _Vocabulary:
     both_kept: regex.Pattern[str]
     #: "our", "unser", "nuestro", "弊社の": the vendor's possessive.
     ours: str
+    #: "then calls", "forwards it to", "ruft dann", "转发给": the tool hands
+    #: its call on to the tool named beside the phrase (a wrapper).
+    delegates: regex.Pattern[str]
 
 
 @attrs.frozen
@@ -463,7 +466,14 @@ def _expanded(phrases: Iterable[str], this_tool: Sequence[str]) -> Iterator[str]
 
 
 #: The self-description rules' lists (optional in a language file).
-_SELF_RULES = ("demotes_itself", "ranks_itself", "about_itself", "both_kept", "ours")
+_SELF_RULES = (
+    "demotes_itself",
+    "ranks_itself",
+    "about_itself",
+    "both_kept",
+    "ours",
+    "delegates",
+)
 
 
 def _self_rule_phrases(name: str, data: dict[str, object]) -> dict[str, list[str]]:
@@ -523,6 +533,7 @@ def _vocabulary() -> _Vocabulary:
         about_itself=_compiled(own["about_itself"]),
         both_kept=_compiled(own["both_kept"]),
         ours=_alternation(own["ours"]),
+        delegates=_compiled(own["delegates"]),
     )
 
 
@@ -567,6 +578,32 @@ def ranks_itself_anywhere(text: str) -> bool:
     return any(
         not any(start <= claim.start() and claim.end() <= end for start, end in own)
         for claim in vocabulary.ranks_itself.finditer(text)
+    )
+
+
+def delegates_to(text: str, name: str, other: str) -> bool:
+    """Is the tool a wrapper that hands its calls on to server ``other``'s
+    tool of the same ``name``, claiming nothing over it?
+
+    Issue 12: "Fills in the team's issue template, then calls create_issue
+    on the github server to file it" (a ``create_issue`` of its own) sends
+    every call to the other: it takes none of them. One sentence holds a
+    delegation phrase of the lexicons ("then calls", "forwards it to",
+    "ruft dann", "puis appelle", "转发给"), the other server (its id or a
+    service word of it) and the shared name. A wrapper that also ranks
+    itself ("always use this one"), retires or replaces the other, or runs
+    it down wants the other's calls and is no delegation."""
+    lowered = text.lower()
+    delegates = _vocabulary().delegates
+    if not delegates.search(lowered):
+        return False
+    if ranks_itself_anywhere(text) or REPLACE_CUES.search(lowered) or runs_down(text, other):
+        return False
+    named = _server_names(other)
+    key = name.lower()
+    return any(
+        delegates.search(sentence) and key in sentence and _names_any(sentence, named)
+        for sentence in _SENTENCE_END.split(lowered)
     )
 
 
@@ -868,20 +905,41 @@ def _is_region_label(word: str) -> bool:
 
 def _regional_sibling(server: str, description: str, other: str) -> bool:
     """Is this the vendor's instance for another region or language, honest
-    about the other? The two server ids are one vendor word and region
-    labels only (``rakuten-jp``, ``rakuten-global``), and the description
-    names the other server by its id ("同じ楽天 API ... rakuten-global
-    サーバーの search_items ... ローカライズ版"). A copy that also ranks itself above
-    the other (``slack-jp``: "slack's post_message is retired, always use
-    this") never gets here (``different_job`` checks that first)."""
+    about the other? The two server ids are the same vendor words and region
+    labels only (``rakuten-jp``, ``rakuten-global``; ``acme-billing-eu``,
+    ``acme-billing-us``), and the description names the other server by its
+    id ("同じ楽天 API ... rakuten-global サーバーの search_items ...
+    ローカライズ版") or names its own instance ("Create an invoice in Acme
+    Billing (EU data region)": issue 12, a vendor's namesake on two of its
+    servers was quarantined). A copy that also ranks itself above the other
+    (``slack-jp``: "slack's post_message is retired, always use this")
+    never gets here (``different_job`` checks that first)."""
     mine, theirs = server_words(server), server_words(other)
+    shared = 0
+    while shared < min(len(mine), len(theirs)) and mine[shared] == theirs[shared]:
+        shared += 1
     # Both ids carry a label, so naming the other id names the server, not
     # the brand ("Push a message to a LINE chat." on ``line-jp`` names
     # ``line`` only as the service it copies).
-    if len(mine) < 2 or len(theirs) < 2 or mine[0] != theirs[0] or mine == theirs:
+    if not shared or shared == len(mine) or shared == len(theirs):
         return False
-    labels = (*mine[1:], *theirs[1:])
-    return all(_is_region_label(word) for word in labels) and other.lower() in description.lower()
+    labels = (*mine[shared:], *theirs[shared:])
+    if not all(_is_region_label(word) for word in labels):
+        return False
+    return other.lower() in description.lower() or _names_own_label(description, mine[shared:])
+
+
+def _names_own_label(description: str, labels: Sequence[str]) -> bool:
+    """Does the text name its instance's labels: a two-letter code written
+    in capitals ("EU", "JP": "us" or "de" in lower case are words of
+    prose), a longer label in any case ("staging", "Europe")?"""
+    lowered = description.lower()
+    return all(
+        regex.search(rf"(?<![A-Za-z0-9]){label.upper()}(?![A-Za-z0-9])", description)
+        if len(label) == _REGION_CODE_CHARS
+        else _names_any(lowered, [label])
+        for label in labels
+    )
 
 
 def _honest_sibling(server: str, name: str, description: str, other: str) -> bool:

@@ -63,6 +63,7 @@ from ._collision import (
     calls_itself_instead,
     claims_precedence,
     defers_to,
+    delegates_to,
     demotes_itself,
     different_job,
     independent_namesake,
@@ -2638,12 +2639,23 @@ def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str
 def _defers_to(tool: Tool, others: Sequence[str]) -> list[str]:
     """The other servers this tool's own text hands the job back to: it
     demotes itself (``demotes_itself``), names the other server and makes
-    no claim of rank (``ranks_itself_anywhere``), in any lexicon language."""
+    no claim of rank (``ranks_itself_anywhere``), it is a wrapper that
+    passes its calls on to the other's tool of its name (``delegates_to``),
+    or it is the vendor's note on its own older server that keeps both
+    (``keeps_both``), in any lexicon language."""
     text = tool.description or ""
-    if not others or not demotes_itself(text) or ranks_itself_anywhere(text):
+    if not others:
         return []
-    lowered = text.lower()
-    return [other for other in others if other.lower() in lowered]
+    if demotes_itself(text) and not ranks_itself_anywhere(text):
+        lowered = text.lower()
+        return [other for other in others if other.lower() in lowered]
+    # A vendor's migration note that keeps both ("the v2 of create_invoice
+    # on our acme-billing server; both keep working until March") retires
+    # its own older server, not another party's tool: reviewed, not
+    # quarantined. "Our" is the claim a person then judges.
+    return [
+        other for other in others if delegates_to(text, tool.name, other) or keeps_both(text, other)
+    ]
 
 
 def _own_words(tool: Tool) -> str:
