@@ -2577,8 +2577,14 @@ def _own_vendor_api(tool: Tool, context: Context, other: str) -> bool:
         required = _required(theirs)
         if mine <= required or required <= mine:
             return False
-        pair = ((tool.server or "", text), (other, theirs.description or ""))
-        if not (another_vendors_brand(*pair) or independent_namesake(*pair)):
+        server, their_text = tool.server or "", (other, theirs.description or "")
+        # Silence about the other is read in every string of the tool: a
+        # claim in a parameter's description or an enum value ("replaces
+        # hubspot.export_contacts") speaks as loudly as one in the description.
+        if not (
+            another_vendors_brand((server, text), their_text)
+            or independent_namesake((server, _all_words(context)), their_text)
+        ):
             return False
     # A namesake that ranks itself over the others ("use this tool before
     # any other calendar tool", in any language of the lexicons) wants
@@ -2607,6 +2613,11 @@ def _points_away_from_itself(text: str, clause: Clause) -> bool:
         if gap is not None and {gap.start(1) if gap.group(1) else gap.end(), gap.end()} & own:
             return True
     return False
+
+
+def _all_words(context: Context) -> str:
+    """Every string value of the tool (keys left out), one a line."""
+    return "\n".join(located.raw for located in context.strings if not located.is_key)
 
 
 def _required(tool: Tool) -> frozenset[str]:
