@@ -100,10 +100,12 @@ class FitTable:
 
     def shape(self, value: str) -> tuple[str, str] | None:
         """(request class, provider) of a pattern or value that has a secret's shape."""
-        head = _PATTERN_HEAD.sub("", value.strip()).lower().replace("\\-", "-")
-        for prefix, request, provider in self.shapes:
-            if head.startswith(prefix):
-                return request, provider
+        lowered = value.strip().lower().replace("\\-", "-")
+        head = _PATTERN_HEAD.sub("", lowered)
+        for candidate in (head, *_choice_heads(lowered)):
+            for prefix, request, provider in self.shapes:
+                if candidate.startswith(prefix):
+                    return request, provider
         # An armour line naming its key types as a regex group
         # ("-----BEGIN (OPENSSH|RSA) PRIVATE KEY-----"); a public key or a
         # certificate header is no private key.
@@ -119,6 +121,41 @@ class FitTable:
 
 
 _ARMOURED_PRIVATE = re.compile(r"-----begin [^-\n]{0,60}private key")
+# A pattern whose head offers a choice of letters or of words spells
+# several token heads at once: ``^xox[pbo]-`` is a Slack user, bot or
+# app token, ``^(sk|rk)_live_`` a payment processor's live secret or
+# restricted key. Only plain choices are spelled out (letters and digits in
+# brackets, words between bars), a few at a time: a range (``[a-z]``,
+# ``[0-9a-f]``) or a nested group stops the reading, so an ordinary id
+# pattern spells nothing.
+_PATTERN_ANCHOR = re.compile(r"^(?:\^|\\A)+")
+_PLAIN_HEAD = re.compile(r"[a-z0-9_-]{0,12}")
+_CHOICE = re.compile(r"\[([a-z0-9]{1,8})\]|\((?:\?:)?([a-z0-9_-]{1,16}(?:\|[a-z0-9_-]{1,16}){1,5})\)")
+_MAX_CHOICES = 2
+_MAX_HEADS = 16
+
+
+def _choice_heads(pattern: str) -> list[str]:
+    """The literal heads a pattern's leading choices spell (``^xox[pb]-``:
+    ``xoxp-``, ``xoxb-``); none when its head holds no plain choice."""
+    rest = _PATTERN_ANCHOR.sub("", pattern)
+    if "[" not in rest[:40] and "|" not in rest[:40]:
+        return []
+    heads = [""]
+    for _ in range(_MAX_CHOICES):
+        literal = _PLAIN_HEAD.match(rest)
+        end = literal.end() if literal else 0
+        choice = _CHOICE.match(rest, end)
+        if choice is None:
+            break
+        options = list(choice.group(1)) if choice.group(1) else choice.group(2).split("|")
+        heads = [h + rest[:end] + option for h in heads for option in options][:_MAX_HEADS]
+        rest = rest[choice.end() :]
+    if heads == [""]:
+        return []
+    return [head + rest for head in heads]
+
+
 # A regex pattern's opening anchors and groups: "^(?:sk-" starts with "sk-".
 _PATTERN_HEAD = re.compile(r"^(?:\^|\\A|\(\?:|\(|\[\^?\]?)*")
 

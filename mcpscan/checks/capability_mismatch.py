@@ -1626,7 +1626,9 @@ def _cited_shapes(raw: str) -> Iterator[tuple[str, str]]:
     """Secret shapes a parameter's own description cites as its example:
     ``auth`` "the API key of the assistant you run on, e.g. sk-ant-...",
     "starts with ghp_". Only the token prefixes of ``fit.json`` that stand
-    at a word's start (``risk-free`` holds no ``sk-``); a single pass."""
+    at a word's start (``risk-free`` holds no ``sk-``), followed by the
+    token's first letters, an ellipsis or the bracket that closes the
+    citation ("in the form sk-…", "(starts with sk-)"); a single pass."""
     table = fit.fit_table()
     for match in _cited_prefixes().finditer(raw):
         found = table.shape(match.group(1))
@@ -1641,7 +1643,7 @@ def _cited_prefixes() -> re.Pattern[str]:
         key=len,
         reverse=True,
     )
-    return re.compile(r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.])")
+    return re.compile(r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.\u2026*)])")
 
 
 def _is_token_prefix(prefix: str) -> bool:
