@@ -42,6 +42,7 @@ __all__ = ["FitTable", "ascii_folded_words", "fit_table", "request_text", "split
 _JOB = "job"
 _REQUEST = "request"
 _CONCEAL = "conceal"
+_NEGATION = "negation"
 _FIRST_UNSPACED = "\u2e80"
 #: Classes only used to derive others (a credential naming a provider).
 CREDENTIAL = "credential"
@@ -93,6 +94,13 @@ class FitTable:
         """The request classes ``text`` (normalized) names."""
         return frozenset(name for kind, name in _hits(self.automaton, text) if kind == _REQUEST)
 
+    def negations(self, text: str) -> Iterator[int]:
+        """Where a negation of a language without one in the instruction
+        lexicons stands in ``text`` (normalized): Thai "ไม่ต้อง", Czech "nikdy"."""
+        for start, kind, _label in _located_hits(self.automaton, text):
+            if kind == _NEGATION:
+                yield start
+
     def conceals(self, text: str) -> bool:
         """Whether ``text`` (normalized) keeps something from the user
         ("do not mention this to the user", "sin avisar al usuario")."""
@@ -130,7 +138,9 @@ _ARMOURED_PRIVATE = re.compile(r"-----begin [^-\n]{0,60}private key")
 # pattern spells nothing.
 _PATTERN_ANCHOR = re.compile(r"^(?:\^|\\A)+")
 _PLAIN_HEAD = re.compile(r"[a-z0-9_-]{0,12}")
-_CHOICE = re.compile(r"\[([a-z0-9]{1,8})\]|\((?:\?:)?([a-z0-9_-]{1,16}(?:\|[a-z0-9_-]{1,16}){1,5})\)")
+_CHOICE = re.compile(
+    r"\[([a-z0-9]{1,8})\]|\((?:\?:)?([a-z0-9_-]{1,16}(?:\|[a-z0-9_-]{1,16}){1,5})\)"
+)
 _MAX_CHOICES = 2
 _MAX_HEADS = 16
 
@@ -183,6 +193,7 @@ def fit_table() -> FitTable:
             (_JOB, data["jobs"]),
             (_REQUEST, data["requests"]),
             (_CONCEAL, {_CONCEAL: data.get("conceal", ())}),
+            (_NEGATION, {_NEGATION: data.get("negation", ())}),
         )
         for kind, section in sections:
             for label, phrases in section.items():
@@ -273,7 +284,22 @@ _FOLDED_WORD = re.compile(r"\w+")
 def _is_word_char(char: str) -> bool:
     # A vowel sign or virama of an Indic script (category M) is inside a
     # word: "दिखाता" (shows) holds no word "खाता" (account) after its "ि".
-    return (char.isalnum() or unicodedata.category(char)[0] == "M") and char < _FIRST_UNSPACED
+    # Scripts written without spaces between words (Chinese, Japanese, and
+    # Thai, Lao, Myanmar, Khmer) bound no word: "รหัสผ่านอีเมล" holds the
+    # word for a password glued to the one for e-mail.
+    return (
+        (char.isalnum() or unicodedata.category(char)[0] == "M")
+        and char < _FIRST_UNSPACED
+        and not _unspaced_southeast_asian(char)
+    )
+
+
+def _unspaced_southeast_asian(char: str) -> bool:
+    return (
+        "\u0e00" <= char <= "\u0eff"
+        or "\u1000" <= char <= "\u109f"
+        or ("\u1780" <= char <= "\u17ff")
+    )
 
 
 def _inflected(phrase: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
@@ -310,6 +336,12 @@ def _follows(text: str, at: int, steps: tuple[tuple[str, bool], ...]) -> bool:
 
 
 def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
+    for _start, kind, label in _located_hits(automaton, text):
+        yield kind, label
+
+
+def _located_hits(automaton: Any, text: str) -> Iterator[tuple[int, str, str]]:
+    """(start, kind, label) of every phrase of ``text`` standing at word boundaries."""
     if not text:
         return
     for last, (length, labels, following) in automaton.iter(text):
@@ -319,10 +351,10 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
         whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
         for (kind, label), prefix in labels:
             if whole or prefix:
-                yield kind, label
+                yield start, kind, label
         for kind, label, steps in following:
             if _follows(text, end, steps):
-                yield kind, label
+                yield start, kind, label
 
 
 # Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"
