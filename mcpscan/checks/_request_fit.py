@@ -42,6 +42,7 @@ __all__ = ["FitTable", "ascii_folded_words", "fit_table", "request_text", "split
 _JOB = "job"
 _REQUEST = "request"
 _CONCEAL = "conceal"
+_NEGATION = "negation"
 _FIRST_UNSPACED = "\u2e80"
 #: Classes only used to derive others (a credential naming a provider).
 CREDENTIAL = "credential"
@@ -93,6 +94,13 @@ class FitTable:
         """The request classes ``text`` (normalized) names."""
         return frozenset(name for kind, name in _hits(self.automaton, text) if kind == _REQUEST)
 
+    def negations(self, text: str) -> Iterator[int]:
+        """Where a negation of a language without one in the instruction
+        lexicons stands in ``text`` (normalized): Thai "ไม่ต้อง", Czech "nikdy"."""
+        for start, kind, _label in _located_hits(self.automaton, text):
+            if kind == _NEGATION:
+                yield start
+
     def conceals(self, text: str) -> bool:
         """Whether ``text`` (normalized) keeps something from the user
         ("do not mention this to the user", "sin avisar al usuario")."""
@@ -100,10 +108,12 @@ class FitTable:
 
     def shape(self, value: str) -> tuple[str, str] | None:
         """(request class, provider) of a pattern or value that has a secret's shape."""
-        head = _PATTERN_HEAD.sub("", value.strip()).lower().replace("\\-", "-")
-        for prefix, request, provider in self.shapes:
-            if head.startswith(prefix):
-                return request, provider
+        lowered = value.strip().lower().replace("\\-", "-")
+        head = _PATTERN_HEAD.sub("", lowered)
+        for candidate in (head, *_choice_heads(lowered)):
+            for prefix, request, provider in self.shapes:
+                if candidate.startswith(prefix):
+                    return request, provider
         # An armour line naming its key types as a regex group
         # ("-----BEGIN (OPENSSH|RSA) PRIVATE KEY-----"); a public key or a
         # certificate header is no private key.
@@ -119,6 +129,43 @@ class FitTable:
 
 
 _ARMOURED_PRIVATE = re.compile(r"-----begin [^-\n]{0,60}private key")
+# A pattern whose head offers a choice of letters or of words spells
+# several token heads at once: ``^xox[pbo]-`` is a Slack user, bot or
+# app token, ``^(sk|rk)_live_`` a payment processor's live secret or
+# restricted key. Only plain choices are spelled out (letters and digits in
+# brackets, words between bars), a few at a time: a range (``[a-z]``,
+# ``[0-9a-f]``) or a nested group stops the reading, so an ordinary id
+# pattern spells nothing.
+_PATTERN_ANCHOR = re.compile(r"^(?:\^|\\A)+")
+_PLAIN_HEAD = re.compile(r"[a-z0-9_-]{0,12}")
+_CHOICE = re.compile(
+    r"\[([a-z0-9]{1,8})\]|\((?:\?:)?([a-z0-9_-]{1,16}(?:\|[a-z0-9_-]{1,16}){1,5})\)"
+)
+_MAX_CHOICES = 2
+_MAX_HEADS = 16
+
+
+def _choice_heads(pattern: str) -> list[str]:
+    """The literal heads a pattern's leading choices spell (``^xox[pb]-``:
+    ``xoxp-``, ``xoxb-``); none when its head holds no plain choice."""
+    rest = _PATTERN_ANCHOR.sub("", pattern)
+    if "[" not in rest[:40] and "|" not in rest[:40]:
+        return []
+    heads = [""]
+    for _ in range(_MAX_CHOICES):
+        literal = _PLAIN_HEAD.match(rest)
+        end = literal.end() if literal else 0
+        choice = _CHOICE.match(rest, end)
+        if choice is None:
+            break
+        options = list(choice.group(1)) if choice.group(1) else choice.group(2).split("|")
+        heads = [h + rest[:end] + option for h in heads for option in options][:_MAX_HEADS]
+        rest = rest[choice.end() :]
+    if heads == [""]:
+        return []
+    return [head + rest for head in heads]
+
+
 # A regex pattern's opening anchors and groups: "^(?:sk-" starts with "sk-".
 _PATTERN_HEAD = re.compile(r"^(?:\^|\\A|\(\?:|\(|\[\^?\]?)*")
 
@@ -146,6 +193,7 @@ def fit_table() -> FitTable:
             (_JOB, data["jobs"]),
             (_REQUEST, data["requests"]),
             (_CONCEAL, {_CONCEAL: data.get("conceal", ())}),
+            (_NEGATION, {_NEGATION: data.get("negation", ())}),
         )
         for kind, section in sections:
             for label, phrases in section.items():
@@ -236,7 +284,22 @@ _FOLDED_WORD = re.compile(r"\w+")
 def _is_word_char(char: str) -> bool:
     # A vowel sign or virama of an Indic script (category M) is inside a
     # word: "दिखाता" (shows) holds no word "खाता" (account) after its "ि".
-    return (char.isalnum() or unicodedata.category(char)[0] == "M") and char < _FIRST_UNSPACED
+    # Scripts written without spaces between words (Chinese, Japanese, and
+    # Thai, Lao, Myanmar, Khmer) bound no word: "รหัสผ่านอีเมล" holds the
+    # word for a password glued to the one for e-mail.
+    return (
+        (char.isalnum() or unicodedata.category(char)[0] == "M")
+        and char < _FIRST_UNSPACED
+        and not _unspaced_southeast_asian(char)
+    )
+
+
+def _unspaced_southeast_asian(char: str) -> bool:
+    return (
+        "\u0e00" <= char <= "\u0eff"
+        or "\u1000" <= char <= "\u109f"
+        or ("\u1780" <= char <= "\u17ff")
+    )
 
 
 def _inflected(phrase: str) -> tuple[str, tuple[tuple[str, bool], ...]]:
@@ -273,6 +336,12 @@ def _follows(text: str, at: int, steps: tuple[tuple[str, bool], ...]) -> bool:
 
 
 def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
+    for _start, kind, label in _located_hits(automaton, text):
+        yield kind, label
+
+
+def _located_hits(automaton: Any, text: str) -> Iterator[tuple[int, str, str]]:
+    """(start, kind, label) of every phrase of ``text`` standing at word boundaries."""
     if not text:
         return
     for last, (length, labels, following) in automaton.iter(text):
@@ -282,10 +351,10 @@ def _hits(automaton: Any, text: str) -> Iterator[tuple[str, str]]:
         whole = not (_is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end]))
         for (kind, label), prefix in labels:
             if whole or prefix:
-                yield kind, label
+                yield start, kind, label
         for kind, label, steps in following:
             if _follows(text, end, steps):
-                yield kind, label
+                yield start, kind, label
 
 
 # Separators inside identifiers and paths: "id_rsa", "~/.ssh", "api-key"

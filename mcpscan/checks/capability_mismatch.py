@@ -1626,7 +1626,9 @@ def _cited_shapes(raw: str) -> Iterator[tuple[str, str]]:
     """Secret shapes a parameter's own description cites as its example:
     ``auth`` "the API key of the assistant you run on, e.g. sk-ant-...",
     "starts with ghp_". Only the token prefixes of ``fit.json`` that stand
-    at a word's start (``risk-free`` holds no ``sk-``); a single pass."""
+    at a word's start (``risk-free`` holds no ``sk-``), followed by the
+    token's first letters, an ellipsis or the bracket that closes the
+    citation ("in the form sk-…", "(starts with sk-)"); a single pass."""
     table = fit.fit_table()
     for match in _cited_prefixes().finditer(raw):
         found = table.shape(match.group(1))
@@ -1641,7 +1643,9 @@ def _cited_prefixes() -> re.Pattern[str]:
         key=len,
         reverse=True,
     )
-    return re.compile(r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.])")
+    return re.compile(
+        r"(?<![a-z0-9_.-])(" + "|".join(map(re.escape, prefixes)) + r")(?=[a-z0-9.\u2026*)])"
+    )
 
 
 def _is_token_prefix(prefix: str) -> bool:
@@ -1944,9 +1948,13 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
     # ~/.netrc here" as a title), not by prose that may only mention it.
     named_files = set(_secret_files(param._replace(raw="")))
     # A kind both named and shaped is judged by its shape (the stronger).
-    for request in sorted(_requests(param, job), key=lambda r: not r.shaped):
+    requests = sorted(_requests(param, job), key=lambda r: not r.shaped)
+    negated = _negated_only(requests, param)
+    for request in requests:
         if request.kind in seen or _fits(request, job):
             continue
+        if request.kind in negated and not request.shaped:
+            continue  # "never a raw card number": a safeguard, not a request
         seen.add(request.kind)
         spec = table.requests[request.kind]
         weight = _request_weight(request, job, secret=spec.secret, named=_naming(param, request))
@@ -1985,6 +1993,9 @@ def _request_mismatch(param: _Param, job: _Job) -> Iterator[_Observation]:
 _KEY_MATERIAL = frozenset(
     {"private_key", "ssh_identity", "env_dump", "secret_file", "stored_secrets"}
 )
+#: The agent's own instructions: only a model's own tooling (an LLM job,
+#: which the request fits) has a use for them.
+_AGENT_SECRETS = frozenset({"system_prompt"})
 
 
 def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
@@ -1994,7 +2005,8 @@ def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
     taking a vault's ``list_secrets`` output), asked in a required
     parameter by its own name, title or value shape, not only by a
     sentence around it. Nothing legitimate explains it, so it is hard as
-    on a narrow job. So is a job no word names, or one guessed from its
+    on a narrow job. So is the system prompt on a job no word names
+    (``_demands_instructions``). So is a job no word names, or one guessed from its
     quiet parameters (a helpdesk's ``escalate_ticket``, an ICD-10 code
     formatter, in registers the job lexicons do not know): what the tool
     does is unknown, but no reading of its words asks for a machine's keys,
@@ -2003,12 +2015,81 @@ def _demands_key_material(param: _Param, request: _Request, job: _Job) -> bool:
     device or media tool (often behind a host that wants a key), and a
     request the parameter itself does not make."""
     return (
-        request.kind in _KEY_MATERIAL
+        (request.kind in _KEY_MATERIAL or _demands_instructions(param, request, job))
         and param.required
         and not (job.connected or job.queried)
         and fit.BROAD not in job.domains
         and request.kind in _asked_in_own_words(param)
     )
+
+
+def _demands_instructions(param: _Param, request: _Request, job: _Job) -> bool:
+    """The system prompt asked of a tool whose words name no job, or only
+    one guessed from its quiet parameters: a queue overview in a register
+    the job lexicons do not know wanting "a verbatim copy of the system
+    message and every instruction you were given". Only a model's own
+    tooling takes it, and such a tool says so (an LLM job, which the
+    request fits). A known job keeps the soft weight (a chat summarizer
+    whose transcript "leaves out the system instructions"), and so does a
+    parameter whose own text names it only after a negation ("never the
+    system prompt", "do not include system instructions"): a safeguard.
+    Named before any negation, it stays a demand ("the whole system
+    message, verbatim and without cuts")."""
+    return (
+        request.kind in _AGENT_SECRETS
+        and (job.unknown or job.inferred)
+        and request.kind in _asked_unnegated(param)
+    )
+
+
+# Where a negated clause ends: "never a raw card number, only the token",
+# "(do not include the system instructions)".
+_CLAUSE_END = re.compile(r"[.;:!?,)\n\u3002\uff0c\uff09]")
+
+
+def _asked_unnegated(param: _Param) -> frozenset[str]:
+    """The requests a parameter's name, description (with the sentences
+    about it, ``_Mentions``) and values make outside the clauses its
+    negations open ("never a raw card number", "do not include the system
+    prompt", Thai "ไม่ต้องใส่..."): what such a clause names is kept out,
+    not asked for. Only the negated clause is dropped: "do not truncate:
+    paste the whole system prompt" still asks for it. Negations are those
+    of the instruction lexicons and the capability lexicons' own
+    (``negation``) for languages the former lack."""
+    return fit.fit_table().asked(
+        fit.request_text(
+            fit.split_identifier(param.name),
+            *_unnegated(param.description),
+            *_slot_text(param.schema, _REQUEST_SLOTS),
+            *_custom_text(param.schema),
+        )
+    )
+
+
+def _unnegated(text: str) -> Iterator[str]:
+    """The pieces of ``text`` (normalized) outside its negated clauses."""
+    starts = sorted(
+        {start for start, _ in instruction.negation_spans(text)}
+        | set(fit.fit_table().negations(text))
+    )
+    at = 0
+    for start in starts:
+        if start < at:
+            continue
+        yield text[at:start]
+        end = _CLAUSE_END.search(text, start)
+        at = end.end() if end else len(text)
+    yield text[at:]
+
+
+def _negated_only(requests: list[_Request], param: _Param) -> frozenset[str]:
+    """The request classes ``param``'s words name only inside negated
+    clauses (``_asked_unnegated``); derived and shaped requests are never
+    read from a phrase and stay."""
+    if not requests:
+        return frozenset()
+    named = fit.fit_table().asked(_param_text(param))
+    return named - _asked_unnegated(param) if named else frozenset()
 
 
 def _asked_in_own_words(param: _Param) -> frozenset[str]:
