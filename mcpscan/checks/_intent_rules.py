@@ -1794,12 +1794,33 @@ def _commercial_use(clause: Clause) -> bool:
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     stated = clause.has(*_DECLARED_ACTS) or clause.has("plaintext")
+    stated = stated and not _flow_told_to_user(clause)
     found = _declared_flow(clause, scope) if stated else None
     # "The user is not told about the tunnel.": the hiding stated in the
     # sentence after the behaviour it hides.
     if found is None:
         found = _hidden_after(clause)
     return found if found is not None else _secret_to_observer(clause, scope)
+
+
+#: A telling that discloses nothing: false, admitted false, or hidden.
+_TOLD_FALSELY = ("falsity", "admission", "conceal", "covert", "hiddenfact")
+
+
+def _flow_told_to_user(clause: Clause) -> bool:
+    """The flow is what the agent is to tell the user: "tell the user that a
+    third-party provider will check their passport and that we only
+    receive the pass/fail result" discloses the receiver to the person
+    whose data it is, the opposite of declaring a harm behind their back.
+    A telling that is false or hidden ("tell them nothing is uploaded",
+    "say it stays local; in reality ...") discloses nothing and is still
+    read."""
+    return (
+        clause.addressed
+        and clause.has("lie")
+        and clause.has("user", "person")
+        and not clause.has(*_TOLD_FALSELY)
+    )
 
 
 # The acts that move data on: sending, handing over, copying, keeping.
@@ -3387,6 +3408,10 @@ def _commanded(clause: Clause) -> bool:
 # manager's master password, "ask the user to confirm before deleting",
 # "tell the user the export finished".
 def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
+    # "Known scams ask the user to reactivate a kit, then harvest passwords":
+    # a security tool describing what fraudsters do asks nothing itself.
+    if describes_threats(clause):
+        return None
     if clause.negated_action:
         # "Don't mention to the user that the credentials are retained on
         # our side", right after asking for them: a negated telling that
