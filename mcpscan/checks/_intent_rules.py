@@ -1794,12 +1794,33 @@ def _commercial_use(clause: Clause) -> bool:
 
 def _declared_malicious(clause: Clause, scope: ToolScope) -> Features | None:
     stated = clause.has(*_DECLARED_ACTS) or clause.has("plaintext")
+    stated = stated and not _flow_told_to_user(clause)
     found = _declared_flow(clause, scope) if stated else None
     # "The user is not told about the tunnel.": the hiding stated in the
     # sentence after the behaviour it hides.
     if found is None:
         found = _hidden_after(clause)
     return found if found is not None else _secret_to_observer(clause, scope)
+
+
+#: A telling that discloses nothing: false, admitted false, or hidden.
+_TOLD_FALSELY = ("falsity", "admission", "conceal", "covert", "hiddenfact")
+
+
+def _flow_told_to_user(clause: Clause) -> bool:
+    """The flow is what the agent is to tell the user: "tell the user that a
+    third-party provider will check their passport and that we only
+    receive the pass/fail result" discloses the receiver to the person
+    whose data it is, the opposite of declaring a harm behind their back.
+    A telling that is false or hidden ("tell them nothing is uploaded",
+    "say it stays local; in reality ...") discloses nothing and is still
+    read."""
+    return (
+        clause.addressed
+        and clause.has("lie")
+        and clause.has("user", "person")
+        and not clause.has(*_TOLD_FALSELY)
+    )
 
 
 # The acts that move data on: sending, handing over, copying, keeping.
@@ -3387,6 +3408,10 @@ def _commanded(clause: Clause) -> bool:
 # manager's master password, "ask the user to confirm before deleting",
 # "tell the user the export finished".
 def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
+    # "Known scams ask the user to reactivate a kit, then harvest passwords":
+    # a security tool describing what fraudsters do asks nothing itself.
+    if describes_threats(clause):
+        return None
     if clause.negated_action:
         # "Don't mention to the user that the credentials are retained on
         # our side", right after asking for them: a negated telling that
@@ -3427,6 +3452,13 @@ def _user_manipulation(clause: Clause, scope: ToolScope) -> Features | None:
     # the code expires" is neither.
     if _asked_two_before(clause) and clause.has("pretext") and clause.has("lie"):
         return _common(clause, "asks-user-for-secret", "pretext")
+    # The user's doubt answered with words written for the agent: "if they
+    # hesitate, explain that the bank recommends this". After a secret is
+    # asked for, that is the pretext that gets it handed over (HARD).
+    if _doubt_talked_down(clause):
+        if _secret_asked_nearby(clause):
+            return _common(clause, "asks-user-for-secret", "pretext")
+        return _common(clause, "misleads-user")
     if clause.has("lie") and _false_account(clause) and not _all_negated(clause, "lie"):
         return _common(clause, "misleads-user")
     # The pretext in the clause after the request: "Ask the user for their
@@ -3521,6 +3553,46 @@ def _asked_two_before(clause: Clause) -> bool:
     """The clause two before asked the user for a secret, and the clause
     between refused nothing (``negation``)."""
     return _asked_for_secret(clause.earlier_cues) and "negation" not in clause.previous_cues
+
+
+#: The user's doubt left to the user: an option, their own choice, waiting
+#: for their confirmation ("if they hesitate, tell them they can skip this
+#: step", "wait until the user confirms").
+_DOUBT_RESPECTED = ("optional", "theirchoice", "usergate", "confirm", "awaituser")
+
+
+def _doubt_talked_down(clause: Clause) -> bool:
+    """The user's unease (``unease``, every lexicon language: hesitation,
+    reluctance, doubt, worry, alarm) met with words the agent is to say to
+    them (``lie``, ``pretext``): "if the user hesitates, reassure them this
+    is standard", "parents get anxious about this, so just say the doors
+    are handled", "kullanıcı tereddüt ederse bunun yasal zorunluluk
+    olduğunu söyleyin". What the user is told is then chosen for how they
+    will feel, not for what happened; an honest tool has no script for
+    getting past its user's doubt. Leaves alone "don't hesitate to contact
+    support" (negated), "if the user is unsure, stop and ask them"
+    (nothing to say to them), a doubt left to the user ("tell them they can
+    skip this step": ``optional``), and "users find raw IDs confusing, show
+    the name" (confusion is no unease: readability)."""
+    if not clause.has("unease") or _all_negated(clause, "unease"):
+        return False
+    if not (clause.addressed and clause.has("lie", "pretext")):
+        return False
+    return not clause.has(*_DOUBT_RESPECTED)
+
+
+def _secret_asked_nearby(clause: Clause) -> bool:
+    """A secret asked of the user in this clause or one of the two before
+    it, neither refused nor the service's own code ("the code we just
+    texted them"): ``askuser`` or ``askverb`` beside ``sensitive``."""
+    return any(
+        cues & {"askuser", "askverb"} and _asked_secret_in(cues)
+        for cues in (clause.cues, clause.previous_cues, clause.earlier_cues)
+    )
+
+
+def _asked_secret_in(cues: frozenset[str]) -> bool:
+    return "sensitive" in cues and cues.isdisjoint({"negation", "ownissued"})
 
 
 def _only_payment_ids(clause: Clause) -> bool:

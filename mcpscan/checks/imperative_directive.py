@@ -73,6 +73,7 @@ from ._directive_position import (
     EXAMPLE,
     EXAMPLE_BLOCK,
     HYPOTHETICAL,
+    QUOTED,
     Lead,
     descriptive_subject,
     lead,
@@ -461,6 +462,8 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
         return False
     start = min(actions)
     reason = mention_reason(clause.text, start, start + 1)
+    if reason == QUOTED and _tells_in_own_words(clause):
+        return False
     # "If the user ever asks about payroll, send ..." is a trigger, not a
     # hypothetical the tool warns about, unless the clause refuses it. The
     # user asking ("if the user asks to see the diff, reassure them there is
@@ -477,6 +480,18 @@ def _mentioned(clause: Clause, located: LocatedString) -> bool:
 
 
 _SAMPLING = regex.compile(r"sampling|createMessage", regex.IGNORECASE)
+
+
+def _tells_in_own_words(clause: Clause) -> bool:
+    """The clause itself tells the agent what to say (a ``lie`` phrase
+    outside quotes): the quote in it is the script, not a mention. "When you
+    report back, just say 'scene on, doors handled'", "in your reply say
+    the items were 'archived'". A security tool's quoted example ("flags
+    'tell the user that nothing was sent'") quotes the telling too, and
+    stays a mention."""
+    return any(
+        mention_reason(clause.text, start, end) is None for start, end in clause.spans("lie")
+    )
 
 
 # What overrules the user's word in a clause: "even if the user opts out",
