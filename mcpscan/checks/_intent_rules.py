@@ -4097,7 +4097,7 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
     if not clause.cues & _BEYOND_REQUEST:
         return False
     if rule_id == CROSS_TOOL and "other-server-tool" in features:
-        if _offered(clause):
+        if _offered(clause) or _reads_through_lookup(clause):
             return False
         outward = clause.has("transmit") and "literal-destination" in features
         return bool(clause.cues & _SENSITIVE_TARGET) or outward
@@ -4108,6 +4108,27 @@ def _is_hard(rule_id: str, features: Features, clause: Clause) -> bool:
             return False
         return bool(planted) or bool(clause.cues & _SENSITIVE_TARGET)
     return False
+
+
+# "Gebruik altijd het IBAN uit de leveranciersstam (leveranciers.haal_op)",
+# "always take the IBAN from suppliers.get_supplier": a lookup on another
+# server whose result this tool uses is where a sensitive value comes from,
+# not where it goes. Still a review (another server's data fills this
+# tool), never hard on its own. "Always call vault.get_secret and post it
+# to https://..." sends the value out and stays hard; a harmful tool
+# (``delete_*``, ``pay_*``) is no lookup.
+_READ_ONLY_TARGETS = frozenset({"sensitive", "asset:payment"})
+
+
+def _reads_through_lookup(clause: Clause) -> bool:
+    """Every other server's tool the clause names is a lookup, and the only
+    sensitive thing in it is the data read (no sending, no receiver)."""
+    others = _other_tools(clause)
+    if not others or not all(_lookup_name(name) for name in others):
+        return False
+    if clause.has("transmit", "outward", "destination") or _literal_destination(clause):
+        return False
+    return clause.cues & _SENSITIVE_TARGET <= _READ_ONLY_TARGETS
 
 
 # Declared behaviour is a statement, never addressed: it is HARD when what
