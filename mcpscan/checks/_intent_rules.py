@@ -2325,7 +2325,13 @@ def _kept_from_user(clause: Clause) -> bool:
 def _planted_account(clause: Clause) -> bool:
     """A payout destination written into the text: a mailbox (a PIX or
     PayPal key) or an account number."""
-    if clause.emails or _IBAN.search(clause.text):
+    return bool(clause.emails) or _written_account(clause)
+
+
+def _written_account(clause: Clause) -> bool:
+    """An account number written into the text: an IBAN or an account
+    value (no mailbox: a fixed reply-to or sender address is common)."""
+    if _IBAN.search(clause.text):
         return True
     return any(kind == "account" for kind, _value in clause.values)
 
@@ -4678,6 +4684,7 @@ def confidence(hit: IntentHit) -> float:
 # The readings of a clause that the string-level judgement of a reach into
 # another server's tool (``_foreign_reach``) shares with the clause rules.
 data_source = _data_source
+written_account = _written_account
 harmful_name = _harmful_name
 other_tools = _other_tools
 prose_cues = _prose_cues
