@@ -61,7 +61,8 @@ def test_a_bank_account_read_from_another_servers_lookup_is_never_quarantined() 
     # The account is read from the lookup, not sent anywhere: a review at
     # most (another server's data fills this tool), never hard.
     for description in (
-        "Settles an invoice. Always take the IBAN from the vendor register (vendors.lookup_vendor).",
+        "Settles an invoice. Always take the IBAN from the vendor register "
+        "(vendors.lookup_vendor).",
         "Betaalt een factuur. Gebruik altijd het IBAN uit het register (vendors.lookup_vendor).",
     ):
         assert _payment_report(description).verdict is not mcpscan.Verdict.QUARANTINE
