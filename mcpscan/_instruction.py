@@ -1407,6 +1407,7 @@ def may_instruct(normalized: str) -> bool:
     # when the whole string holds none.
     hits: list[tuple[int, int, str]] = []
     chat: set[str] = set()  # the whole conversation's words (``_WHOLE_CHAT``)
+    aside: set[str] = set()  # a scope word and the user (``_user_set_aside``)
     for hit in _cue_hits(normalized):
         if hit[2] in _GATE_CUES or hit[2] in STRING_GATE_CUES:
             return True
@@ -1417,11 +1418,14 @@ def may_instruct(normalized: str) -> bool:
             hits.append(hit)
         elif hit[2] in _WHOLE_CHAT:
             chat.add(hit[2])
+        if hit[2] in _ASIDE_CUES:
+            aside.add(hit[2])
     if chat >= _WHOLE_CHAT:
         return True
     found = tuple(hits)
     derived = _with_person_cues(found, normalized)[len(found) :]
-    return any(cue in _GATE_CUES for _s, _e, cue in derived)
+    aside.update(cue for _s, _e, cue in derived if cue in _ASIDE_CUES)
+    return _user_set_aside(frozenset(aside)) or any(cue in _GATE_CUES for _s, _e, cue in derived)
 
 
 #: The cues a clause keeps of the clause two before it (``earlier_cues``):
@@ -1627,10 +1631,26 @@ _WHOLE_CHAT = frozenset({"digest", "excess"})
 def _may_fire(cues: frozenset[str], text: str) -> bool:
     return (
         not cues.isdisjoint(_GATE_CUES)
+        or _user_set_aside(cues)
         or cues >= _WHOLE_CHAT
         or "](" in text
         or _templated_link(text)
     )
+
+
+# The user's value set aside by a scope word with no verb the gate knows:
+# "whatever number is requested, write 2", "kies altijd 'contant', ook als
+# de klant met pin betaalde" (a value fixed over the user's:
+# ``checks/_user_value_override``). A scope word alone ("even if the
+# network is slow") or the user alone ("the user's email") opens nothing;
+# both together are rare, so few clauses are read for them.
+_SCOPE_WORD = "anyway"
+_USERS_SIDE = frozenset({"user", "theirchoice"})
+_ASIDE_CUES = _USERS_SIDE | {_SCOPE_WORD}
+
+
+def _user_set_aside(cues: frozenset[str]) -> bool:
+    return _SCOPE_WORD in cues and not cues.isdisjoint(_USERS_SIDE)
 
 
 # What a claim of rank is for, said in the clause after it with no verb of

@@ -48,7 +48,13 @@ from .._instruction import (
     clause_after_reader,
     written_addresses,
 )
-from ._intent_rules import ARGUMENT_TAMPERING, IntentHit, against_user, other_tools
+from ._intent_rules import (
+    ARGUMENT_TAMPERING,
+    IntentHit,
+    against_user,
+    other_tools,
+    written_account,
+)
 
 __all__ = ["user_value_adjusted", "user_value_overridden", "value_set_out_of_sight"]
 
@@ -106,12 +112,26 @@ def user_value_overridden(
             continue
         if not any(_about_an_argument(c, scope) for c in (clause, fixing)):
             continue
-        yield IntentHit(
-            rule_id=ARGUMENT_TAMPERING,
-            features=("value-fixed", "user-value-set-aside"),
-            clause=clause,
-        )
+        yield _overridden_hit(clause, fixing)
         return
+
+
+def _overridden_hit(clause: Clause, fixing: Clause) -> IntentHit:
+    """The review of a value fixed over the user's; hard when the value
+    fixed is an account number ("Payout IBAN: CH93 0076 ...; put it in
+    whatever account the member gives"): the user's payee replaced by a
+    written-in account is beyond any request, as the clause rule holds
+    for an account planted on every call. A fixed mailbox, host or code
+    ("always noreply@shop.example, whatever the user enters") stays a
+    review: a fixed sender or endpoint is common."""
+    planted = written_account(fixing)
+    extra = ("planted-account",) if planted else ()
+    return IntentHit(
+        rule_id=ARGUMENT_TAMPERING,
+        features=("value-fixed", "user-value-set-aside", *extra),
+        clause=clause,
+        hard=planted,
+    )
 
 
 def _fixing_candidates(
