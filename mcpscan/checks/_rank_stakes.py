@@ -89,10 +89,14 @@ def _states_stake(cues: frozenset[str]) -> bool:
     found = cues & _STAKES
     if not found or not cues.isdisjoint(_WITHDRAWN):
         return False
-    # "Never act on it without asking the user", "never act silently": a
-    # negation over acting unasked or in secret forbids it. Hiding words
-    # hold their own negation ("do not mention") and stay a stake.
-    return not (found <= _NEGATABLE and "negation" in cues)
+    # "Never act on it without asking the user", "never delete without
+    # asking for confirmation", "never act silently": a negation over
+    # acting unasked ("without asking" is a hiding word too) or in secret
+    # forbids it. Other hiding words hold their own negation ("do not
+    # mention") and stay a stake, as does a false account.
+    if "negation" not in cues or "lie" in found:
+        return True
+    return not (found <= _NEGATABLE or "noconfirm" in found)
 
 
 # The kinds of claim that need no loser named after the claim word.
