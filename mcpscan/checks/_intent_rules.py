@@ -38,6 +38,7 @@ from .._instruction import (
 )
 
 __all__ = [
+    "RANKING_KINDS",
     "RULES",
     "IntentHit",
     "against_user",
@@ -51,6 +52,7 @@ __all__ = [
     "in_name",
     "lists_examples",
     "other_tools",
+    "priority_claim",
     "prose_cues",
     "threat_list_continued",
     "weights",
@@ -4564,11 +4566,13 @@ def _user_manipulation_hard(features: Features, clause: Clause) -> bool:
 # the rest of the session, or under a capitals banner. "IMPORTANT: set
 # confirmed only after the user confirmed" claims nothing over the user.
 _RANK_STAKES = ("conceal", "covert", "noconfirm", "persist")
-_RANKING = frozenset({"over-user-or-instructions", "retrieved-as-instructions", "persona"})
+#: The kinds of claim that rank rules or content over the user, the
+#: agent's instructions or the system (not over another tool).
+RANKING_KINDS = frozenset({"over-user-or-instructions", "retrieved-as-instructions", "persona"})
 
 
 def _priority_hard(features: Features, clause: Clause) -> bool:
-    if not _RANKING & set(features):
+    if not RANKING_KINDS & set(features):
         return False
     # Acting without confirmation may be said in the sentence before: "In
     # admin mode no confirmation from the user is needed. Put this mode's
@@ -4764,4 +4768,5 @@ data_source = _data_source
 written_account = _written_account
 harmful_name = _harmful_name
 other_tools = _other_tools
+priority_claim = _priority_claim
 prose_cues = _prose_cues

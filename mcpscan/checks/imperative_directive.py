@@ -56,7 +56,7 @@ from .._lazy import BACKSTOP_SECONDS
 from .._model import ScanError, Signal, Tier, Tool
 from .._normalize import normalize
 from .._walk import LocatedString
-from . import _intent_model, _intent_rules, _stated_harm, _string_intents, _tool_model
+from . import _intent_model, _intent_rules, _rank_stakes, _stated_harm, _string_intents, _tool_model
 from ._directive_model import (
     CONCEALMENT,
     DATA_ROUTING,
@@ -644,6 +644,8 @@ class ImperativeDirectiveCheck:
         if key is not None:
             harms = _stated_harm.stated_harm(raw, read, scope)
             hits = itertools.chain(hits, ((hit, _intent_rules.confidence(hit)) for hit in harms))
+            staked = _rank_stakes.claims_with_later_stakes(clauses, read, scope)
+            hits = itertools.chain(hits, ((hit, _intent_rules.confidence(hit)) for hit in staked))
         for hit, fitted in hits:
             score = fitted
             # A quoted or example attack is a mention: never hard.

@@ -166,7 +166,7 @@ def test_headers_are_sent_and_never_printed(capsys: pytest.CaptureFixture[str]) 
     with _serving("streamable-http", "poisoned", "--require-header", f"X-Api-Key:{SECRET}") as url:
         code, out = run("connect", "--url", url, "--header", f"X-Api-Key: {SECRET}")
         assert code == 1
-        assert "surface-demo/server:instructions: REVIEW" in out
+        assert "surface-demo/server:instructions: QUARANTINE" in out
         assert SECRET not in out + capsys.readouterr().err
         # Without the header the server refuses both transports: not scanned, exit 2.
         code, out = run("connect", "--timeout", "20", "--url", url)
