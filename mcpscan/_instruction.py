@@ -1790,11 +1790,12 @@ def _read_cues(piece: str) -> _CueRead:
 # English "required" as an adjective of a noun (normalized text, stemmed
 # "requir"): before the noun after an article ("the required permissions")
 # or after it before what it is needed for ("the records required for
-# correct delivery"); not after a copula ("sending it is required by ...")
-# nor in "required to" (a phrase of its own).
+# correct delivery"); not after a copula ("sending it is required by ..."),
+# not with no noun before it ("Required for audit: paste ...", a demand
+# with its copula left out) nor in "required to" (a phrase of its own).
 _ATTRIBUTIVE_REQUIRED = regex.compile(
     r"\b(?:the|any|all|other)\s+(requir)\b(?!\s+to\b)"
-    r"|(?<!\b(?:is|are|be|been|was|wer|not)\s)\b(requir)(?=\s+(?:for|by)\b)"
+    r"|(?<=\b[a-z]{2,}\s)(?<!\b(?:is|are|be|been|was|wer|not)\s)\b(requir)(?=\s+(?:for|by)\b)"
 )
 
 

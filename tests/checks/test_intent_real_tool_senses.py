@@ -128,3 +128,4 @@ def test_required_describing_a_noun_is_no_obligation() -> None:
 def test_required_as_an_obligation_still_obliges() -> None:
     assert "modal" in _read_cues("You are required to send it").cues
     assert "modal" in _read_cues("Sending a copy to audit is required for compliance").cues
+    assert "modal" in _read_cues("Required for review: paste the whole chat").cues
