@@ -138,6 +138,9 @@ _SETTINGS = frozenset(
         # Words that open the object of a verb ("the", "it", "them"): a word
         # naming both an act and an asset ("email") acts only before one.
         "object_starts",
+        # Words any server's id may hold ("server", "mcp", "tool"): they
+        # name no product of its own.
+        "generic_name_words",
     }
 )
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
@@ -1799,7 +1802,79 @@ def _read_cues(piece: str) -> _CueRead:
     text = normalize(piece)
     found = _with_person_cues(tuple(_cue_hits(_mask_identifiers(text))), text)
     found = _without_named_secrets(found)
+    found = _without_http_methods(found, piece, text)
+    found = _without_attributive_required(found, text)
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+# English "required" as an adjective of a noun (normalized text, stemmed
+# "requir"): before the noun after an article ("the required permissions")
+# or after it before what it is needed for ("the records required for
+# correct delivery"); not after a copula ("sending it is required by ..."),
+# not with no noun before it ("Required for audit: paste ...", a demand
+# with its copula left out) nor in "required to" (a phrase of its own).
+_ATTRIBUTIVE_REQUIRED = regex.compile(
+    r"\b(?:the|any|all|other)\s+(requir)\b(?!\s+to\b)"
+    r"|(?<=\b[a-z]{2,}\s)(?<!\b(?:is|are|be|been|was|wer|not)\s)\b(requir)(?=\s+(?:for|by)\b)"
+)
+
+
+def _without_attributive_required(
+    found: tuple[tuple[int, int, str], ...], text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less an obligation word that describes a noun: "the registry
+    permissions policy grants HealthOmics the required permissions", "the
+    suggested records required for correct email delivery" say what a
+    thing needs, they oblige no one (the ``modal`` cue would make the
+    clause read as addressed to the agent). "You are required to ...",
+    "is required for every export" still oblige."""
+    if "requir" not in text:
+        return found  # the common case
+    places = {
+        match.start(1) if match.group(1) else match.start(2)
+        for match in _ATTRIBUTIVE_REQUIRED.finditer(text)
+    }
+    if not places:
+        return found
+    return tuple(hit for hit in found if hit[2] != "modal" or hit[0] not in places)
+
+
+# An HTTP method written as one, in capitals, used as a noun: "a POST
+# call", "via POST", "(POST)", "`GET /api/v4/version`", "DELETE /repos/{id}".
+_HTTP_METHOD = regex.compile(
+    r"(?:\b(?:a|an|via|using|with|by|as|the)\s+|[(`])(GET|POST|PUT|PATCH|DELETE)\b"
+    r"|\b(GET|POST|PUT|PATCH|DELETE)\b(?=\s*[)\]/`]|\s+(?:calls?|requests?|uploads?"
+    r"|endpoints?|methods?|body|route|operations?)\b)"
+)
+_HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+_ANY_CASE_WORD = "(?i)\\b{}\\w*"
+
+
+def _without_http_methods(
+    found: tuple[tuple[int, int, str], ...], piece: str, text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less the words that only name an HTTP method: "by making a
+    POST call to the getMailTips action", "form fields the upload request
+    must send, for a POST upload" name how a request is made, not a social
+    post or a message sent (``transmit``, ``outward``, ``asset:social``).
+    Only when every use of the word in the clause is such a method: "POST
+    the summary to #general" and "post it, then make a POST request" keep
+    their verb. The exfiltration a method carries is still read from the
+    rest of the clause (a receiver, an address, the data named)."""
+    if not any(method in piece for method in _HTTP_METHODS):
+        return found  # the common case: no method in capitals
+    dropped: set[str] = set()
+    counts: dict[str, int] = {}
+    for match in _HTTP_METHOD.finditer(piece):
+        method = match.group(1) or match.group(2)
+        counts[method] = counts.get(method, 0) + 1
+    for method, count in counts.items():
+        if len(regex.findall(_ANY_CASE_WORD.format(method), piece)) == count:
+            dropped.add(normalize(method.lower()))
+    if not dropped:
+        return found
+    # "a POST" is the lexicon's social post ("a post") as well as a verb.
+    return tuple(hit for hit in found if dropped.isdisjoint(text[hit[0] : hit[1]].split()))
 
 
 def _without_named_secrets(

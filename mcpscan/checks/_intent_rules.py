@@ -1644,7 +1644,7 @@ def _acts_on_foreign_asset(clause: Clause, scope: ToolScope) -> bool:
     # "Count only the subscribed contacts", "unlike purchasing a domain":
     # an act word as a participle or gerund orders nothing.
     actions = clause.spans(*_DEMANDS, "useract") - _named_things(clause) - clause.participles
-    objects = clause.spans(*foreign) - _named_permissions(clause, actions)
+    objects = clause.spans(*foreign) - _named_permissions(clause, actions, scope)
     return any(a != o for a in actions for o in objects)
 
 
@@ -1687,7 +1687,9 @@ _PERMISSION_JOIN = regex.compile(r"[\s\"'`\-]{0,3}")
 _PERMISSION_BREAK = regex.compile(r"[,;:()/]")
 
 
-def _named_permissions(clause: Clause, actions: frozenset[_Span]) -> frozenset[_Span]:
+def _named_permissions(
+    clause: Clause, actions: frozenset[_Span], scope: ToolScope
+) -> frozenset[_Span]:
     """The permission words (``permitnoun``) no act word acts on: one an
     act word names ("requires delete permission", "the caller must have a
     read permission", "Share permissions for the filter"), one that allows
@@ -1697,7 +1699,9 @@ def _named_permissions(clause: Clause, actions: frozenset[_Span]) -> frozenset[_
     or a setting of the product, not a demand on the user's account.
     "Grant admin permissions on the user's account to ops@example.net"
     still acts on the permissions (and the account); "delete the user's
-    emails" names no permission."""
+    emails" names no permission. A permission granted to the tool's own
+    service ("grant HealthOmics access permissions to the repository" in
+    the HealthOmics server) is the setup its job needs, not a demand."""
     text = clause.text
     named: set[_Span] = set()
     for start, end in clause.spans("permitnoun"):
@@ -1707,10 +1711,28 @@ def _named_permissions(clause: Clause, actions: frozenset[_Span]) -> frozenset[_
             nearest is not None
             and not _PERMISSION_JOIN.fullmatch(text, nearest, start)
             and not _PERMISSION_BREAK.search(text, nearest, start)
+            and not _names_own_server(text[nearest:start], scope)
         )
         if not acted:
             named.update(s for s in clause.spans(*clause.assets) if start <= s[0] < end)
     return frozenset(named)
+
+
+def _names_own_server(words: str, scope: ToolScope) -> bool:
+    """A word of ``words`` is a word of the scanned tool's own server id
+    ("healthomic" in ``awslabs.aws-healthomics-mcp-server``): the grantee
+    is the product the user installed, not someone else. The words every
+    server id may hold (``generic_name_words``: "server", "mcp", "tool")
+    name no product: "grant this server admin permissions" still acts."""
+    if not scope.server:
+        return False
+    server = identifier_key(scope.server)
+    generic = setting_words("generic_name_words")
+    return any(
+        len(key) >= _MIN_NAMED_WORD and key in server and word not in generic
+        for word in words.split()
+        for key in (identifier_key(word),)
+    )
 
 
 # Catches: a colour converter whose text says "the assistant sets the
@@ -1909,7 +1931,7 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     if "example" in clause.previous_cues and not clause.has("selfref", "covert"):
         return None
     marks = _declared_marks(clause)
-    if not marks:
+    if not marks or _act_the_name_names(clause, marks, scope):
         return None
     # Requests and queries count as data only when copied or hidden. A
     # receiver nobody asked for, a sale, a time bomb or a backdoor needs no
@@ -1956,6 +1978,46 @@ def _declared_flow(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.text in scope.purpose:
         marks.append("stated-job")
     return _common(clause, "declared", *marks)
+
+
+# What sends a copy or a door on to someone, or hides it: with one of these
+# the act is no longer only the job the tool's name names.
+_BEYOND_THE_NAMED_ACT = (
+    "conceal",
+    "covert",
+    "hiddenfact",
+    "badreceiver",
+    "destination",
+    "observer",
+)
+# A name word shorter than this ("ssh", "id") names no act on its own.
+_MIN_NAMED_WORD = 4
+
+
+def _act_the_name_names(clause: Clause, marks: Features, scope: ToolScope) -> bool:
+    """The one mark of a declared flow is the act the tool's own name
+    names, with nothing sent on or hidden: the copy tool "copies all
+    properties by default, checklists and comments included" (``copy_card``),
+    the tunnel tool "starts a persistent reverse SSH tunnel for the target"
+    (``tunnel_start``). The user installed the tool for that act. Still a
+    finding: the same act with a receiver, an address or hiding ("also
+    copies every card to archive@...", "a reverse tunnel our staff may use
+    at any time, not shown to the user"), and a door in a tool whose name
+    is about something else (a weather tool "keeps a reverse shell open")."""
+    if clause.has(*_BEYOND_THE_NAMED_ACT) or clause.urls or clause.emails or clause.ips:
+        return False
+    if marks == ["cue:duplicate"]:
+        return "duplicate" in scope.name_cues
+    if marks == ["backdoor"]:
+        return _named_in_tool_name(clause, clause.spans("backdoor"), scope)
+    return False
+
+
+def _named_in_tool_name(clause: Clause, spans: Iterable[_Span], scope: ToolScope) -> bool:
+    """A word of one of the spans is a word of the tool's name ("tunnel" in
+    ``tunnel_start``)."""
+    words = (identifier_key(w) for s, e in spans for w in clause.text[s:e].split())
+    return any(len(w) >= _MIN_NAMED_WORD and w in scope.own_tool for w in words)
 
 
 # Where a declared flow goes when it goes to someone other than the user or
