@@ -44,6 +44,7 @@ __all__ = [
     "ADJACENT",
     "Clause",
     "Scope",
+    "StringClauses",
     "ToolScope",
     "adjacent",
     "adjacent_neighbours",
@@ -1455,7 +1456,7 @@ EARLIER_CUES = frozenset(
 
 
 def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
-    """The clause records of one string.
+    """The clause records of one string (``StringClauses.every``).
 
     A clause repeated word for word (padding, a list of identical items) is
     analysed once and its record reused at each place, so repeated content
@@ -1463,23 +1464,7 @@ def analyze(raw: str, scope: ToolScope | None = None) -> tuple[Clause, ...]:
     depends on the clause's words alone, except for its span and the cues
     of the clause before it, which are set at each place.
     """
-    clauses: list[Clause] = []
-    previous: frozenset[str] = frozenset()
-    earlier: frozenset[str] = frozenset()
-    seen: dict[str, Clause] = {}
-    for start, end in split_clauses(raw):
-        key = _record_key(raw, start, end)
-        known = seen.get(key)
-        if known is None:
-            clause = seen[key] = _clause(raw, start, end, scope, previous, earlier=earlier)
-        else:
-            clause = _moved(known, start, end, previous, earlier)
-        clauses.append(clause)
-        previous, earlier = (
-            _cues_carried(previous, clause.cues, raw, start, end),
-            previous & EARLIER_CUES,
-        )
-    return tuple(clauses)
+    return StringClauses(raw, scope).every()
 
 
 # A letter of any script: a clause without one is a number or a bullet.
@@ -1494,9 +1479,13 @@ def _cues_carried(
     says nothing: "3.2. The dump is passed to an outside processor. 3.3. The
     owner is not notified." hides what 3.2 declared, so the cues of the
     clause before the number carry over it."""
-    if cues or _LETTER.search(raw, start, end) is not None:
-        return cues
-    return previous
+    return cues if _speaks(cues, raw, start, end) else previous
+
+
+def _speaks(cues: frozenset[str], raw: str, start: int, end: int) -> bool:
+    """Whether the clause at ``raw[start:end]`` with ``cues`` says anything
+    the next clause reads (``_cues_carried``): a cue, or a letter at all."""
+    return bool(cues) or _LETTER.search(raw, start, end) is not None
 
 
 def clause_at(raw: str, at: int, scope: ToolScope | None = None) -> Clause | None:
@@ -1579,43 +1568,128 @@ def distinct_clauses(
     every: list[tuple[int, int, frozenset[str]]] | None = None,
     spans: Sequence[tuple[int, int]] | None = None,
 ) -> Iterator[Clause]:
-    """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
-    and differ in more than their span, each at its first place.
+    """``StringClauses(raw, scope, spans).distinct(every)``: the records of
+    ``analyze(raw, scope)`` that may fire, each at its first place."""
+    return StringClauses(raw, scope, spans).distinct(every)
 
-    A rule's answer depends on a record's words and the cues before it, not
-    on where it stands: a caller that keeps the first of equal answers (the
-    intent rules keep the most confident place of each rule, the first of
-    ties) loses nothing by skipping a clause repeated after the same cues,
-    and a megabyte of real text repeats some ten thousand of them. A clause
-    that cannot fire is read only as far as its cues (the next clause's
-    ``previous_cues``): names, addresses and values are not extracted.
-    ``every``, when given, receives every clause's span and cues in order,
-    fireable or not (the stated-harm judgement reads them at no extra cost).
+
+class StringClauses:
+    """The clauses of one string, split once and each distinct clause read
+    once, for every reader of that string in one scan: the directive
+    check's records of the clauses that may fire (``distinct``) and, for a
+    judgement that must read them all (a parameter's own description whose
+    clause sets the user's value aside), the records of every clause
+    (``every``, equal to ``analyze(raw, scope)``), which reuse the cues
+    already read and the records already built instead of analysing the
+    string again. Made per string and per scan, never kept between scans.
     """
-    previous: frozenset[str] = frozenset()
-    earlier: frozenset[str] = frozenset()
-    records: dict[str, Clause | frozenset[str]] = {}
-    places: set[tuple[str, frozenset[str], frozenset[str]]] = set()
-    for start, end in split_clauses(raw) if spans is None else spans:
-        key = _record_key(raw, start, end)
-        known = records.get(key)
-        if known is None:
-            read = _read_cues(raw[start:end])
-            if _may_fire(read.cues, read.text) or _stake_of_claim(read.cues, previous, earlier):
-                known = records[key] = _clause(
-                    raw, start, end, scope, previous, read=read, earlier=earlier
+
+    def __init__(
+        self,
+        raw: str,
+        scope: ToolScope | None = None,
+        spans: Sequence[tuple[int, int]] | None = None,
+    ) -> None:
+        self.raw = raw
+        self.scope = scope
+        self.spans: Sequence[tuple[int, int]] = (
+            tuple(split_clauses(raw)) if spans is None else spans
+        )
+        # By ``_record_key``: the clause's cues as read, and its record as
+        # built at its first place (``_clause``), once one was needed.
+        self._reads: dict[str, _CueRead] = {}
+        self._records: dict[str, Clause] = {}
+        self._every: tuple[Clause, ...] | None = None
+
+    def _read(self, key: str, start: int, end: int) -> _CueRead:
+        read = self._reads.get(key)
+        if read is None:
+            read = self._reads[key] = _read_cues(self.raw[start:end])
+        return read
+
+    def _record(
+        self, key: str, start: int, end: int, previous: frozenset[str], earlier: frozenset[str]
+    ) -> Clause:
+        """The record of the clause at its first place (``previous`` and
+        ``earlier`` are the cues before that place), built once."""
+        record = self._records.get(key)
+        if record is None:
+            read = self._read(key, start, end)
+            record = self._records[key] = _clause(
+                self.raw, start, end, self.scope, previous, read=read, earlier=earlier
+            )
+        return record
+
+    def distinct(
+        self, every: list[tuple[int, int, frozenset[str]]] | None = None
+    ) -> Iterator[Clause]:
+        """The records of ``analyze(raw, scope)`` that may fire (``may_fire``)
+        and differ in more than their span, each at its first place.
+
+        A rule's answer depends on a record's words and the cues before it,
+        not on where it stands: a caller that keeps the first of equal
+        answers (the intent rules keep the most confident place of each
+        rule, the first of ties) loses nothing by skipping a clause
+        repeated after the same cues, and a megabyte of real text repeats
+        some ten thousand of them. A clause that cannot fire is read only
+        as far as its cues (the next clause's ``previous_cues``): names,
+        addresses and values are not extracted. ``every``, when given,
+        receives every clause's span and cues in order, fireable or not
+        (the stated-harm judgement reads them at no extra cost).
+        """
+        raw = self.raw
+        previous: frozenset[str] = frozenset()
+        earlier: frozenset[str] = frozenset()
+        # By key: whether the clause may fire, its cues, and whether they
+        # are carried to the next clause (``_speaks``), read at its first
+        # place; and the places already yielded.
+        seen: dict[str, tuple[bool, frozenset[str], bool]] = {}
+        places: set[tuple[str, frozenset[str], frozenset[str]]] = set()
+        for start, end in self.spans:
+            key = _record_key(raw, start, end)
+            known = seen.get(key)
+            if known is None:
+                read = self._read(key, start, end)
+                fireable = _may_fire(read.cues, read.text) or _stake_of_claim(
+                    read.cues, previous, earlier
                 )
+                known = seen[key] = (fireable, read.cues, _speaks(read.cues, raw, start, end))
+                if fireable:
+                    places.add((key, previous, earlier))
+                    yield self._record(key, start, end, previous, earlier)
+            elif known[0] and (key, previous, earlier) not in places:
                 places.add((key, previous, earlier))
-                yield known
+                yield _moved(self._records[key], start, end, previous, earlier)
+            if every is not None:
+                every.append((start, end, known[1]))
+            previous, earlier = known[1] if known[2] else previous, previous & EARLIER_CUES
+
+    def every(self) -> tuple[Clause, ...]:
+        """The record of every clause, in order (``analyze``), from the cues
+        and records already read; a clause repeated word for word reuses
+        its first record at its own place and after its own cues
+        (``_moved``). Built on the first call."""
+        if self._every is None:
+            self._every = tuple(self._every_record())
+        return self._every
+
+    def _every_record(self) -> Iterator[Clause]:
+        raw = self.raw
+        previous: frozenset[str] = frozenset()
+        earlier: frozenset[str] = frozenset()
+        first: set[str] = set()
+        for start, end in self.spans:
+            key = _record_key(raw, start, end)
+            if key in first:
+                clause = _moved(self._records[key], start, end, previous, earlier)
             else:
-                known = records[key] = read.cues
-        elif isinstance(known, Clause) and (key, previous, earlier) not in places:
-            places.add((key, previous, earlier))
-            yield _moved(known, start, end, previous, earlier)
-        cues = known if isinstance(known, frozenset) else known.cues
-        if every is not None:
-            every.append((start, end, cues))
-        previous, earlier = _cues_carried(previous, cues, raw, start, end), previous & EARLIER_CUES
+                first.add(key)
+                clause = self._record(key, start, end, previous, earlier)
+            yield clause
+            previous, earlier = (
+                _cues_carried(previous, clause.cues, raw, start, end),
+                previous & EARLIER_CUES,
+            )
 
 
 def may_fire(clause: Clause) -> bool:

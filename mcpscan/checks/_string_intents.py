@@ -57,6 +57,7 @@ import regex
 from .._instruction import (
     Clause,
     Scope,
+    StringClauses,
     ToolScope,
     adjacent,
     adjacent_neighbours,
@@ -110,14 +111,17 @@ def string_hits(
     clauses: Sequence[Clause],
     scope: ToolScope,
     key: str,
-    spans: Sequence[tuple[int, int]] | None = None,
+    records: StringClauses | None = None,
 ) -> Iterator[IntentHit]:
     """Every judgement over the clauses of the string ``raw`` (the value of
     the schema key ``key``): the scan's and the weight fit's one reading.
-    ``spans``: the string's ``split_clauses``, when the caller has it."""
+    ``records``: the string's clauses as the caller split and read them
+    (the directive check's), reused instead of splitting or analysing the
+    string again."""
+    spans = None if records is None else records.spans
     yield from foreign_reach(raw, clauses, scope, key, spans)
     yield from override_across_clauses(clauses)
-    yield from _user_value_override.user_value_overridden(raw, clauses, scope)
+    yield from _user_value_override.user_value_overridden(raw, clauses, scope, records)
     yield from _user_value_override.value_set_out_of_sight(clauses, scope)
     yield from _user_value_override.user_value_adjusted(raw, clauses, scope, spans)
 

@@ -41,6 +41,7 @@ import regex
 from .._instruction import (
     Clause,
     Scope,
+    StringClauses,
     ToolScope,
     adjacent,
     adjacent_neighbours,
@@ -90,19 +91,24 @@ _PARAMETERS = (Scope.OWN_PARAM, Scope.OTHER_PARAM)
 
 
 def user_value_overridden(
-    raw: str, clauses: Sequence[Clause], scope: ToolScope
+    raw: str,
+    clauses: Sequence[Clause],
+    scope: ToolScope,
+    records: StringClauses | None = None,
 ) -> Iterator[IntentHit]:
     """One review for the first clause of the string ``raw`` that sets the
     user's value aside next to a clause that fixes a value of an argument.
     ``clauses`` are the string's clauses that may fire; in a parameter's
     own description every clause of it is read once one sets the user's
-    value aside ("Always false." is a value fixed that no gate reads)."""
+    value aside ("Always false." is a value fixed that no gate reads):
+    from ``records``, the string's clauses as the caller already read them
+    (``StringClauses.every``), else by analysing the string."""
     every_clause: tuple[Clause, ...] = ()
     for index, clause in enumerate(clauses):
         if not _sets_users_value_aside(clause) or clause.has(*_LEFT_TO_USER):
             continue
         if scope.parameter and not every_clause:
-            every_clause = analyze(raw, scope)
+            every_clause = analyze(raw, scope) if records is None else records.every()
         neighbours = _fixing_candidates(clauses, index, scope, every_clause)
         fixing = next(
             (c for c in (clause, *neighbours) if _fixes_value(c, scope)),

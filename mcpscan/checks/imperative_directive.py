@@ -46,10 +46,9 @@ from .._config import Config
 from .._instruction import (
     ACTION_CUES,
     Clause,
+    StringClauses,
     ToolScope,
-    distinct_clauses,
     may_instruct,
-    split_clauses,
     tool_scope,
 )
 from .._lazy import BACKSTOP_SECONDS
@@ -635,12 +634,14 @@ class ImperativeDirectiveCheck:
         raw = _IDENTIFIER_BREAK.sub(" ", located.raw) if located.is_key else located.raw
         best: dict[str, tuple[float, bool, _intent_rules.IntentHit]] = {}
         read: list[tuple[int, int, frozenset[str]]] = []
-        # One split of the string for its clause records and for the
-        # judgements over the string that read the clause after a clause.
-        spans = tuple(split_clauses(raw))
-        clauses = tuple(distinct_clauses(raw, scope, read, spans))
+        # One split of the string, each distinct clause read once, for its
+        # clause records and for the judgements over the string (which read
+        # the clause after a clause, or every clause of a parameter's own
+        # description).
+        records = StringClauses(raw, scope)
+        clauses = tuple(records.distinct(read))
         key = None if located.is_key else located.key
-        hits = self._clause_hits(raw, clauses, scope, key, spans)
+        hits = self._clause_hits(raw, clauses, scope, key, records)
         if key is not None:
             harms = _stated_harm.stated_harm(raw, read, scope)
             hits = itertools.chain(hits, ((hit, _intent_rules.confidence(hit)) for hit in harms))
@@ -679,17 +680,17 @@ class ImperativeDirectiveCheck:
         clauses: tuple[Clause, ...],
         scope: ToolScope,
         key: str | None,
-        spans: tuple[tuple[int, int], ...],
+        records: StringClauses,
     ) -> Iterator[tuple[_intent_rules.IntentHit, float]]:
         """Each clause's intent hits with their confidences, then the
         judgements over the string's clauses (``_string_intents``); ``key``
         is the schema key a value sits under, None for a property name (a
-        name orders nothing); ``spans`` is the string's clause split."""
+        name orders nothing); ``records`` is the string's clauses as read."""
         for clause in clauses:
             yield from _intent_model.with_model(clause, scope)
         if key is None:
             return
-        for hit in _string_intents.string_hits(raw, clauses, scope, key, spans):
+        for hit in _string_intents.string_hits(raw, clauses, scope, key, records):
             yield hit, _intent_rules.confidence(hit)
 
     def _scan_string(
