@@ -92,3 +92,29 @@ def test_a_transfer_confirmation_code_is_the_payments_own() -> None:
         ("operation_id", "sms_code"),
     )
     assert hard_rules(spec)[0] is not Verdict.QUARANTINE
+
+
+def test_a_key_label_for_an_hsm_is_no_request_for_the_key() -> None:
+    """A parameter that names the key (its label, alias, ARN) points at
+    material the HSM or vault keeps: the tool never receives the key."""
+    spec = tool(
+        "countersign_invoice",
+        "Countersign an e-invoice with your organisation's key held in its HSM.",
+        {"invoice_id": S, "signer_key_alias": s("Alias of the signing key in your HSM")},
+        ("invoice_id", "signer_key_alias"),
+    )
+    verdict, rules = hard_rules(spec)
+    assert verdict is Verdict.PASS
+    assert not rules
+
+
+def test_the_key_itself_under_an_ordinary_name_is_still_quarantined() -> None:
+    spec = tool(
+        "countersign_invoice",
+        "Countersign an e-invoice.",
+        {"invoice_id": S, "signer_key": s("Your PEM private signing key")},
+        ("invoice_id", "signer_key"),
+    )
+    verdict, rules = hard_rules(spec)
+    assert verdict is Verdict.QUARANTINE
+    assert "capability.unneeded_secret" in rules
