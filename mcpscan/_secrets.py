@@ -54,12 +54,16 @@ __all__ = [
     "about_credential",
     "aws_secret_shaped",
     "base62_crc32",
+    "called_public",
     "credential_key",
     "credential_value",
     "describes_credential_key",
+    "field_called_public",
     "find_secret_spans",
     "find_secrets",
     "in_public_config",
+    "issued_key_value",
+    "names_data_key",
     "publishes_in_config",
     "scan_secrets",
     "scan_secrets_counted",
@@ -1367,6 +1371,38 @@ def _token_shaped(value: str) -> bool:
     return bool(_HEX_KEY.fullmatch(lowered)) and not lowered.isdigit() and not lowered.isalpha()
 
 
+def _data_key_words() -> frozenset[str]:
+    return frozenset(_secret_words()["data_key_words"])
+
+
+_DATA_KEY_WORDS = _data_key_words()
+
+
+def names_data_key(qualifiers: Iterable[str]) -> bool:
+    """Do the words before a final "key" in a parameter name name a key of
+    data (``sort``, ``cache``, ``idempotency``: ``secrets/words.json``'s
+    ``data_key_words``) rather than a service's key?"""
+    return not _DATA_KEY_WORDS.isdisjoint(qualifiers)
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+def issued_key_value(value: str) -> bool:
+    """Does a parameter's value look like an issued key (``_token_shaped``:
+    16 or more token characters of three classes, or a long hex run), not
+    a UUID (an idempotency or record key the client generates), a dotted
+    or colon-joined name (``app.header.title``, ``user:42:profile``) or a
+    template?"""
+    value = value.strip()
+    return (
+        _token_shaped(value)
+        and not _UUID.fullmatch(value)
+        and "." not in value
+        and not _is_placeholder(value)
+    )
+
+
 def _value_fits_word(word: str, value: str, *, bare: bool) -> bool:
     """Whether ``value`` after the credential word ``word`` is a credential.
 
@@ -2336,6 +2372,34 @@ def _said_public(text: str, start: int, end: int) -> bool:
     """True when the words around ``text[start:end]`` call it public."""
     around = text[max(0, start - _PUBLIC_BEFORE) : end + _PUBLIC_AFTER].lower()
     return any(cue in around for cue in _PUBLIC_CUES)
+
+
+_MAX_FIELD_MENTIONS = 4
+
+
+def called_public(text: str) -> bool:
+    """Do ``text``'s words (a key's name, a short note) call a key public
+    (``search_only_key``, "publishable", "safe to expose")?"""
+    lowered = text.lower()
+    return any(cue in lowered for cue in _PUBLIC_CUES)
+
+
+def field_called_public(text: str, field: str) -> bool:
+    """Does ``text`` (a tool's description) call the field ``field`` public
+    where it names it ("Firebase web apiKey values identify the project and
+    are meant to be public")? The key itself sits in the field's schema
+    value, away from those words. Only the first few mentions are read."""
+    if len(field) < 3:
+        return False
+    lowered, name = text.lower(), field.lower()
+    start = lowered.find(name)
+    for _ in range(_MAX_FIELD_MENTIONS):
+        if start < 0:
+            return False
+        if _said_public(lowered, start, start + len(name)):
+            return True
+        start = lowered.find(name, start + len(name))
+    return False
 
 
 def _finish(text: str, kind: str, judged: _Judged) -> SecretMatch:

@@ -1724,6 +1724,8 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
         or fit.CREDENTIAL in table.asked(fit.request_text(param.raw))
     )
     asked.discard(fit.CREDENTIAL)
+    if _names_reference(param):
+        asked -= _REFERABLE
     for kind in sorted(asked):
         yield _Request(kind, "", shaped=False)
     for kind, provider in shapes:
@@ -1740,6 +1742,32 @@ def _requests(param: _Param, job: _Job) -> Iterator[_Request]:
     others = sorted((present & (_PROVIDER_WORDS | table.providers)) - fit.words(job.text))
     if others:
         yield _Request(fit.PROVIDER_CREDENTIAL, others[0], shaped=False)
+
+
+# The last word of a parameter name that makes its value a pointer to a
+# secret rather than the secret: ``signing_key_label`` ("label of the signing
+# key in your HSM"), ``kms_key_arn``, ``ssh_key_fingerprint``,
+# ``vault_secret_ref``, ``private_key_id``. The material stays in the
+# vault or HSM that resolves the name. ``key_path`` and ``key_file`` are
+# not pointers: they reach the material on disk.
+_REFERENCE_HEADS = cap.identifier_forms(
+    cap.w("label labels alias arn fingerprint handle ref reference id ids kid name names")
+)
+
+
+#: Key material a vault, HSM or key store holds under a name. Not a person's
+#: identity document or card (``national_id``, ``passport_id`` name the
+#: number itself), nor a session (``session_id`` is the session).
+_REFERABLE = frozenset(
+    {"private_key", "ssh_identity", "secret_file", "stored_secrets", "env_secret"}
+)
+
+
+def _names_reference(param: _Param) -> bool:
+    """Does ``param``'s name end in a reference noun (``_REFERENCE_HEADS``)?
+    Its key-material requests (``_REFERABLE``) are then read from its shape
+    only: a pattern or example that is key material still asks for the key."""
+    return bool(param.words) and param.words[-1] in _REFERENCE_HEADS
 
 
 def _fits(request: _Request, job: _Job) -> bool:

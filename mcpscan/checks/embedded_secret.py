@@ -33,15 +33,20 @@ from .._secrets import (
     SecretMatch,
     about_credential,
     aws_secret_shaped,
+    called_public,
     credential_key,
     credential_value,
     describes_credential_key,
+    field_called_public,
     find_secret_spans,
     find_secrets,
     in_public_config,
+    issued_key_value,
+    names_data_key,
     publishes_in_config,
     token_head,
 )
+from .._walk import _PROPERTY_STEP as PROPERTY_STEP
 from .._walk import LocatedString, innermost_property, value_owner
 
 __all__ = ["CHECK", "EmbeddedSecretCheck"]
@@ -168,10 +173,18 @@ class _DescribedKeys:
     "카카오 앱 Admin 키"): their defaults and examples are credential slots,
     so a bare hex or token value there is reviewed like one under
     ``api_key``. A ``cache_key`` described as "the cache key of the page",
-    or a ``key`` described as "the sort key", is no such slot."""
+    or a ``key`` described as "the sort key", is no such slot.
 
-    def __init__(self, strings: Sequence[LocatedString]) -> None:
+    So is a parameter whose name ends in "key" after a word that names no
+    data key (``easypost_key``, ``routing_key``, ``vendorKey``) when the
+    value itself looks issued (``issued_key_value``): a service's key
+    shipped as the parameter's only choice or default. ``sort_key``,
+    ``cache_key``, ``idempotency_key`` (``names_data_key``) name data,
+    and a UUID or a dotted name in any key slot is no credential."""
+
+    def __init__(self, strings: Sequence[LocatedString], description: str) -> None:
         self._strings = strings
+        self._description = description
         self._described: set[str] | None = None
 
     def names(self, located: LocatedString) -> bool:
@@ -186,36 +199,86 @@ class _DescribedKeys:
                 for other in self._strings
                 if other.key == "description" and describes_credential_key(other.raw)
             }
-        return value_owner(located.location) in self._described
+        return value_owner(located.location) in self._described or (
+            _names_service_key(name)
+            and issued_key_value(located.raw)
+            # A search-only or publishable key, by its name or the text:
+            # handed to every browser on purpose.
+            and not called_public(name)
+            and not field_called_public(self._description, name)
+        )
+
+
+def _names_service_key(name: str) -> bool:
+    """Does a parameter name end in "key" after words that name no data
+    key (``names_data_key``), and nothing about a credential (``key_id``)?"""
+    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    return (
+        len(words) >= 2
+        and words[-1] == "key"
+        and not names_data_key(words[:-1])
+        and not about_credential(name)
+    )
 
 
 class _SiblingFields:
     """The field names of each object of the definition, gathered on first
-    use (most definitions hold no key a provider publishes)."""
+    use (most definitions hold no key a provider publishes).
+
+    A schema that describes a configuration holds each field as a property
+    and its value in that property's ``const`` or ``examples``
+    (``outputSchema.properties.apiKey.const`` beside the properties
+    ``authDomain`` and ``projectId``): for a value slot the property names
+    beside its owner are its fields too."""
 
     def __init__(self, strings: Sequence[LocatedString]) -> None:
         self._strings = strings
         self._by_parent: dict[str, set[str]] | None = None
+        self._by_properties: dict[str, set[str]] = {}
 
     def of(self, located: LocatedString) -> set[str]:
-        """The field names beside ``located`` in its object."""
+        """The field names beside ``located`` in its object, or beside the
+        schema property whose value slot it is."""
         if self._by_parent is None:
             self._by_parent = {}
             for other in self._strings:
                 if not other.is_key:
                     self._by_parent.setdefault(_parent(other.location), set()).add(other.key)
-        return self._by_parent.get(_parent(located.location), set())
+                for step in PROPERTY_STEP.finditer(other.location):
+                    container = other.location[: step.start()]
+                    self._by_properties.setdefault(container, set()).add(_step_name(step))
+        fields = self._by_parent.get(_parent(located.location), set())
+        owner = value_owner(located.location)
+        last = _LAST_PROPERTY_STEP.search(owner) if owner is not None else None
+        if owner is None or last is None:
+            return fields
+        return fields | self._by_properties.get(owner[: last.start()], set())
 
 
-def _public_config(match: SecretMatch, located: LocatedString, siblings: _SiblingFields) -> bool:
+# The last ``properties`` step of a location: its owner's container ends before it.
+_LAST_PROPERTY_STEP = re.compile(PROPERTY_STEP.pattern + "$")
+
+
+def _step_name(step: re.Match[str]) -> str:
+    return step.group(1) or step.group(2)
+
+
+def _public_config(
+    match: SecretMatch, located: LocatedString, siblings: _SiblingFields, description: str
+) -> bool:
     """Is the key a public client configuration's identifier (a Google API
-    key beside ``authDomain`` and ``projectId`` in a Firebase web config)?
-    A key of the same shape alone, or in a request body, is not."""
-    return (
-        not located.is_key
-        and publishes_in_config(match.kind)
-        and in_public_config(match.kind, siblings.of(located))
-    )
+    key beside ``authDomain`` and ``projectId`` in a Firebase web config,
+    or in a schema property the tool's description calls public: "the
+    apiKey here only identifies the project")? A key of the same shape
+    alone, in a request body, or in a field the text says nothing of, is
+    not: a Gemini key as a parameter's default stays a leak."""
+    if located.is_key or not publishes_in_config(match.kind):
+        return False
+    if in_public_config(match.kind, siblings.of(located)):
+        return True
+    owner = value_owner(located.location)
+    field = innermost_property(owner) if owner is not None else None
+    return field is not None and field_called_public(description, field)
 
 
 def _tier(match: SecretMatch, surface: str) -> Tier:
@@ -313,7 +376,7 @@ class EmbeddedSecretCheck:
     version = "1"
     surfaces = ("definition", "output", "arguments")
 
-    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:  # noqa: ARG002
+    def run(self, tool: Tool, context: Context) -> Iterator[Signal]:
         options = context.options
         report_entropy = bool(options.get("report_entropy", True))
         ignored = frozenset(options.get("ignore_kinds", ()))
@@ -321,7 +384,7 @@ class EmbeddedSecretCheck:
         tries = 0
         aws = _AwsHalves()
         named = _NamedValues()
-        described = _DescribedKeys(context.strings)
+        described = _DescribedKeys(context.strings, tool.description or "")
         siblings = _SiblingFields(context.strings)
         for located in context.strings:
             if context.surface == "definition" and not located.is_key:
@@ -355,7 +418,7 @@ class EmbeddedSecretCheck:
                     continue
                 if match.kind == "high_entropy" and not report_entropy:
                     continue
-                if _public_config(match, located, siblings):
+                if _public_config(match, located, siblings, tool.description or ""):
                     yield self._public_config_signal(located, index, matches)
                     continue
                 yield self._signal(located, index, matches, slot, context.surface)
