@@ -1036,11 +1036,22 @@ def localized_sibling(server: str, name: str, description: str, other: str) -> b
     else:
         return False
     lowered = description.lower()
+    # "Same parameters" on a labelled instance states it is compatible with
+    # its sibling (issue 12: "Loopback Returns, EU data region ... Same
+    # parameters." was quarantined); on an unlabelled copy it stays a claim
+    # of standing (``claims_trust``), as do "official" and "genuine" here.
+    stated = _SAME_INTERFACE.sub(" ", description)
     return (
         all(_is_region_label(word) for word in labels)
         and (_names_as_server(lowered, other.lower()) or _names_as_edition(lowered, theirs))
-        and not _ranks_itself(description, name)
+        and not _ranks_itself(stated, name)
     )
+
+
+#: A statement that two instances share their interface.
+_SAME_INTERFACE = regex.compile(
+    r"\bsame\s+(?:parameters|arguments|signature|interface|schema)\b", regex.IGNORECASE
+)
 
 
 #: How far from the vendor's name its edition word may be.

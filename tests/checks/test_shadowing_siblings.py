@@ -393,3 +393,17 @@ def test_a_sandbox_that_never_serves_real_work_is_reviewed() -> None:
     )
     assert _cross_server_tiers("chat-training", sandbox) == {Tier.SOFT}
     assert Tier.HARD in _cross_server_tiers("chat-training", "Never use this server for drafts.")
+
+
+def test_a_regional_instance_saying_it_keeps_the_same_parameters_is_reviewed() -> None:
+    # Issue 12: the vendor's instance for another data region, naming its
+    # sibling server and stating the two share their parameters.
+    regional = (
+        "LINE, Japan data region. Messages to Japanese accounts go here; all others stay "
+        "on the line server. Same parameters."
+    )
+    assert Tier.HARD not in _cross_server_tiers("line-jp", regional)
+    # The same statement on an unlabelled copy, or beside a claim, stays hard.
+    assert Tier.HARD in _cross_server_tiers("chatpush", regional)
+    official = regional + " This is the official one."
+    assert Tier.HARD in _cross_server_tiers("line-jp", official)
