@@ -262,6 +262,8 @@ _WORD_GAP_PAIR = 2
 _MIN_MESSAGE = 2
 #: Letters a word must have for the soft hyphen in it to be a hyphenation hint.
 _LONG_WORD = 8
+#: Letters a short word hyphenated in typeset prose must have.
+_SHORT_WORD = 4
 #: Soft-hyphenated words that make a string typeset prose (one of them long).
 _TYPESET_WORDS = 3
 #: Confidence of the signals.
@@ -649,13 +651,7 @@ def _syllable_break(text: str, index: int) -> bool:
         and _matches(_LETTER, _char_at(text, index + 1))
     ):
         return False
-    word = _compound_around(text, index)
-    letters = sum(1 for char in word if _LETTER.match(char))
-    return letters >= _SHORT_WORD and all(len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN))
-
-
-#: Letters a short word hyphenated in typeset prose must have.
-_SHORT_WORD = 4
+    return _long_hyphenated_word(_compound_around(text, index), _SHORT_WORD)
 
 
 def _compound_around(text: str, index: int) -> str:
@@ -669,10 +665,12 @@ def _compound_around(text: str, index: int) -> str:
     return text[start : end + 1]
 
 
-def _long_hyphenated_word(word: str) -> bool:
+def _long_hyphenated_word(word: str, letters_needed: int = _LONG_WORD) -> bool:
     """A word long enough to be hyphenated, every piece two letters or more."""
     letters = sum(1 for char in word if _LETTER.match(char))
-    return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN))
+    return letters >= letters_needed and all(
+        len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN)
+    )
 
 
 #: A run of letters, soft hyphens and hyphens: one match per run, no backtracking.
