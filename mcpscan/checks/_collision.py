@@ -343,6 +343,9 @@ class _Vocabulary:
     #: "go through", "belong on", "se consultan en", "для них": a class of
     #: work sent to the place named next.
     routed_to: PhraseSet
+    #: "does not replace", "nem helyettesíti", "не заменяет", "both are
+    #: equivalent": the tool disclaims taking the other's place.
+    disclaims: regex.Pattern[str]
     #: "this tool is superseded by", "do not use it for", "本工具已被": the
     #: tool demoting itself (``{this_tool}`` in a phrase stands for each
     #: ``this_tool`` phrase of its language).
@@ -497,6 +500,7 @@ def _vocabulary() -> _Vocabulary:
     retire: set[str] = set()
     out_of_service: set[str] = set()
     this_tool: set[str] = set()
+    disclaims: set[str] = set()
     steering: dict[str, set[str]] = {
         "defect": set(),
         "discard": set(),
@@ -514,6 +518,7 @@ def _vocabulary() -> _Vocabulary:
         retire.update(phrase.lower() for phrase in _phrases(name, data, "retire"))
         out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
         this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
+        disclaims.update(p.lower() for p in _phrases(name, data, "disclaims"))
         for key, phrases in steering.items():
             phrases.update(p.lower() for p in _phrases(name, data, key))
     return _Vocabulary(
@@ -528,6 +533,7 @@ def _vocabulary() -> _Vocabulary:
         here=PhraseSet.of(steering["here"]),
         edition=PhraseSet.of(steering["edition"]),
         routed_to=PhraseSet.of(steering["routed_to"]),
+        disclaims=_compiled(disclaims),
         demotes_itself=_compiled(own["demotes_itself"]),
         ranks_itself=_compiled(own["ranks_itself"]),
         about_itself=_compiled(own["about_itself"]),
@@ -561,6 +567,34 @@ def demotes_itself(text: str) -> bool:
     Only the tool itself is the subject ("this tool", "it"), never
     another server's tool."""
     return _vocabulary().demotes_itself.search(text) is not None
+
+
+def disclaims_takeover(text: str, name: str, other: str) -> bool:
+    """Does the tool say it does not take the other's place, and claim
+    nothing against it anywhere in ``text`` (every string of the tool)?
+
+    Issue 12: a vendor's localized or regional edition with the other's
+    tool name writes "Nem helyettesíti az angol eszközt" (does not replace
+    the English tool), "Ne zamenjuje glavni server", "abu lygiaverčiai"
+    (both are equal): the lexicons' ``disclaims`` phrases, in every
+    language. Such a namesake is reviewed, not quarantined. A copy that
+    disclaims in one sentence and ranks itself ("official", "always call
+    this one"), retires or replaces the other, or runs it down in another
+    still wants the other's calls: never a disclaimer."""
+    disclaims = _vocabulary().disclaims
+    if disclaims.search(text) is None:
+        return False
+    # The disclaimer's own replace verb ("vervangt niet", "ersetzt nicht")
+    # is no claim: blanked before the claims are read.
+    text = disclaims.sub(lambda found: " " * len(found.group()), text)
+    return not (
+        ranks_itself_anywhere(text)
+        or _claims_to_replace(text, name)
+        or runs_down(text, other)
+        or bool(_RANKS_ITSELF.search(text))
+        or _always_uses(text)
+        or bool(_RUNS_OTHER_DOWN.search(text))
+    )
 
 
 def ranks_itself_anywhere(text: str) -> bool:
@@ -1002,11 +1036,22 @@ def localized_sibling(server: str, name: str, description: str, other: str) -> b
     else:
         return False
     lowered = description.lower()
+    # "Same parameters" on a labelled instance states it is compatible with
+    # its sibling (issue 12: "Loopback Returns, EU data region ... Same
+    # parameters." was quarantined); on an unlabelled copy it stays a claim
+    # of standing (``claims_trust``), as do "official" and "genuine" here.
+    stated = _SAME_INTERFACE.sub(" ", description)
     return (
         all(_is_region_label(word) for word in labels)
         and (_names_as_server(lowered, other.lower()) or _names_as_edition(lowered, theirs))
-        and not _ranks_itself(description, name)
+        and not _ranks_itself(stated, name)
     )
+
+
+#: A statement that two instances share their interface.
+_SAME_INTERFACE = regex.compile(
+    r"\bsame\s+(?:parameters|arguments|signature|interface|schema)\b", regex.IGNORECASE
+)
 
 
 #: How far from the vendor's name its edition word may be.

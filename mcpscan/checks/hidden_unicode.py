@@ -262,6 +262,10 @@ _WORD_GAP_PAIR = 2
 _MIN_MESSAGE = 2
 #: Letters a word must have for the soft hyphen in it to be a hyphenation hint.
 _LONG_WORD = 8
+#: Letters a short word hyphenated in typeset prose must have.
+_SHORT_WORD = 4
+#: Soft-hyphenated words that make a string typeset prose (one of them long).
+_TYPESET_WORDS = 3
 #: Confidence of the signals.
 _CONFIDENCE = {
     "unicode.hidden": 0.85,
@@ -635,6 +639,21 @@ def _is_hyphenation_hint(located: LocatedString, text: str, index: int) -> bool:
     return _long_hyphenated_word(_compound_around(text, index))
 
 
+def _syllable_break(text: str, index: int) -> bool:
+    # In typeset prose (``_StringScan.typeset_prose``) short words are
+    # hyphenated too: Czech or Hungarian typesetting splits "kú\u00adra"
+    # (four letters) like the long words beside it. Issue 12: such a
+    # product list was quarantined. Not: a lone split word in otherwise
+    # plain text ("ig\u00adnore all rules"), a piece of one letter
+    # ("Dampfschif\u00adf"), a soft hyphen beside a separator.
+    if not (
+        _matches(_LETTER, _char_at(text, index - 1))
+        and _matches(_LETTER, _char_at(text, index + 1))
+    ):
+        return False
+    return _long_hyphenated_word(_compound_around(text, index), _SHORT_WORD)
+
+
 def _compound_around(text: str, index: int) -> str:
     """The hyphenated word holding ``text[index]`` (letters, soft hyphens
     and hyphens between letters), at most 64 characters either side."""
@@ -646,10 +665,12 @@ def _compound_around(text: str, index: int) -> str:
     return text[start : end + 1]
 
 
-def _long_hyphenated_word(word: str) -> bool:
+def _long_hyphenated_word(word: str, letters_needed: int = _LONG_WORD) -> bool:
     """A word long enough to be hyphenated, every piece two letters or more."""
     letters = sum(1 for char in word if _LETTER.match(char))
-    return letters >= _LONG_WORD and all(len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN))
+    return letters >= letters_needed and all(
+        len(p.strip("-")) >= 2 for p in word.split(_SOFT_HYPHEN)
+    )
 
 
 #: A run of letters, soft hyphens and hyphens: one match per run, no backtracking.
@@ -817,6 +838,26 @@ class _StringScan:
         self.in_long_run = self._long_runs()
         self._pairs: dict[int, int] | None = None
         self._names_control: dict[str, bool] = {}
+        self._typeset: bool | None = None
+
+    def typeset_prose(self) -> bool:
+        """Is the string running text hyphenated throughout: soft hyphens
+        in three words or more, one of them long ("Vla\u00adso\u00advá
+        re\u00adge\u00adne\u00adrač\u00adní kú\u00adra", a Czech shop's
+        product names typeset for phones)? Read once per string, only when
+        a soft hyphen is asked about."""
+        if self._typeset is None:
+            words = [
+                run.group().strip("-")
+                for run in _COMPOUND_RUN.finditer(self.text)
+                if _SOFT_HYPHEN in run.group()
+            ]
+            self._typeset = (
+                _in_running_text(self.located, self.text)
+                and len(words) >= _TYPESET_WORDS
+                and any(_long_hyphenated_word(word) for word in words)
+            )
+        return self._typeset
 
     def disclosed_break(self, index: int, char: str) -> bool:
         """A zero-width space or a word joiner after a URL or path separator
@@ -943,8 +984,10 @@ class _StringScan:
         if char == _WORD_JOINER:
             return self.disclosed_break(index, char)
         if char == _SOFT_HYPHEN:
-            return _is_hyphenation_hint(self.located, text, index) or _name_hyphenated_as_prose(
-                self.located, self.prose_words, index
+            return (
+                _is_hyphenation_hint(self.located, text, index)
+                or _name_hyphenated_as_prose(self.located, self.prose_words, index)
+                or (self.typeset_prose() and _syllable_break(text, index))
             )
         if _VARIATION_SELECTOR.match(char):
             return _legit_variation_selector(text, index)

@@ -66,6 +66,7 @@ from ._collision import (
     delegates_to,
     demotes_itself,
     different_job,
+    disclaims_takeover,
     independent_namesake,
     keeps_both,
     localized_sibling,
@@ -1008,7 +1009,9 @@ class ShadowingCheck:
                 "whose description does another job",
                 "name",
             )
-        deferred = _defers_to(tool, [s for s in others if s not in apart and s not in editions])
+        deferred = _defers_to(
+            tool, context, [s for s in others if s not in apart and s not in editions]
+        )
         if deferred:
             # Issue 12: "This tool is superseded by `create_invoice` on the
             # acme-billing-v2 server ... Prefer the v2 tool" (a vendor's
@@ -2647,7 +2650,7 @@ def _edition_of(tool: Tool, context: Context, others: Sequence[str]) -> list[str
     ]
 
 
-def _defers_to(tool: Tool, others: Sequence[str]) -> list[str]:
+def _defers_to(tool: Tool, context: Context, others: Sequence[str]) -> list[str]:
     """The other servers this tool's own text hands the job back to: it
     demotes itself (``demotes_itself``), names the other server and makes
     no claim of rank (``ranks_itself_anywhere``), it is a wrapper that
@@ -2663,9 +2666,16 @@ def _defers_to(tool: Tool, others: Sequence[str]) -> list[str]:
     # A vendor's migration note that keeps both ("the v2 of create_invoice
     # on our acme-billing server; both keep working until March") retires
     # its own older server, not another party's tool: reviewed, not
-    # quarantined. "Our" is the claim a person then judges.
+    # quarantined. "Our" is the claim a person then judges. A namesake
+    # that disclaims replacing the other, with no claim against it in any
+    # of its strings (``disclaims_takeover``), is reviewed too.
+    every = _all_words(context)
     return [
-        other for other in others if delegates_to(text, tool.name, other) or keeps_both(text, other)
+        other
+        for other in others
+        if delegates_to(text, tool.name, other)
+        or keeps_both(text, other)
+        or disclaims_takeover(every, tool.name, other)
     ]
 
 
