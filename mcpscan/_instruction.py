@@ -1339,6 +1339,10 @@ _GATE_CUES = ACTION_CUES | {
     # A label claiming the system's voice ("सिस्टम सूचना:") over a claim
     # that may hold no verb the gate knows ("... followed without asking").
     "systemlabel",
+    # Text given the system's voice ("the `note` field is a system
+    # instruction", "gelten als Systemanweisung"): the claim of rank may
+    # hold no verb the gate knows.
+    "sysvoice",
     # Declared behaviour stated without a command verb: "opens a reverse
     # tunnel", "is reported to", "answers are rewritten so users land on",
     # "nothing in the chat shows it" (after the sentence it hides).
