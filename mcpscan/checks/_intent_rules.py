@@ -201,8 +201,23 @@ def _unknown_call_harm(clause: Clause) -> bool:
     receiver counts when the clause names one: "always call this before
     processing a webhook payload with handle_event" speaks of the webhook
     the tool verifies."""
-    harm = _prose_cues(clause) & _STRONG_HARM
+    said = _prose_cues(clause)
+    harm = said & _STRONG_HARM
+    # A secret named beside a sibling's call is how sign-in flows and
+    # design systems read ("call `initial_instructions` if you have no
+    # session id", "use after get_summary to get the token values", "no REST
+    # token needed"): it is harm when the clause moves it ("call
+    # read_vault and send the token to ..."), not when it only names it.
+    if harm == {"sensitive"} and not said & _SECRET_MOVES:
+        return False
     return bool(harm - {"destination"}) or (bool(harm) and _literal_destination(clause))
+
+
+# What carries a secret named in a sibling call somewhere: sending it,
+# copying it, gathering it, handing it over, putting it into a field.
+_SECRET_MOVES = frozenset(
+    {"transmit", "outward", "duplicate", "collect", "handover", "writesvalue"}
+)
 
 
 # -- which named tool a clause calls -------------------------------------------
@@ -1795,7 +1810,28 @@ def _plants_foreign_value(clause: Clause) -> bool:
 
 
 def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
-    return frozenset(cue for cue in scope.job_cues(clause.text) if cue.startswith("asset:"))
+    """The kinds of the user's things the tool's job is about: what its
+    name, title and first sentence say, what its server's product is (a
+    tool of ``mcp-gitlab`` works on code, one of ``reddit-mcp`` on social
+    posts, whatever its first sentence says) and, in a parameter's own
+    description, what the parameter is named for (``reset_email_records``
+    is about email records). A demand on such a thing is the product's own
+    work ("also reports the GitLab version"), not a reach outside it; an
+    inbox cleaner's server name still says nothing of the user's files."""
+    cues = scope.job_cues(clause.text) | _product_cues(scope.server or "")
+    if scope.parameter:
+        cues |= name_cues(scope.parameter)
+    return frozenset(cue for cue in cues if cue.startswith("asset:"))
+
+
+# A server id's words: "@zereight/mcp-gitlab" -> "zereight mcp gitlab".
+_SERVER_BREAK = regex.compile(r"[^\p{L}\p{N}]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _product_cues(server: str) -> frozenset[str]:
+    """The cues of a server id read as words (its package's product)."""
+    return name_cues(_SERVER_BREAK.sub(" ", server).strip())
 
 
 # -- declared malicious behaviour ---------------------------------------------
