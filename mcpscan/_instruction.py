@@ -1899,10 +1899,17 @@ def _without_reader_left_uninformed(
         return found  # the common case
     readers = {start for start, _end, cue in found if cue == "address"}
     manner = {start for start, _end, cue in found if cue in _HIDING_MANNER}
+    # The hiding phrase is a verb of telling ("tell", "show") whose
+    # receiver follows; "leave them out of the summary you give" ends in a
+    # noun that "you" only begins a relative clause after.
+    telling = [(start, end) for start, end, cue in found if cue == "communicate"]
     return tuple(
         hit
         for hit in found
-        if hit[2] != "conceal" or hit[0] in manner or not {hit[1] + 1, hit[1]} & readers
+        if hit[2] != "conceal"
+        or hit[0] in manner
+        or not {hit[1] + 1, hit[1]} & readers
+        or not any(hit[0] <= start and end <= hit[1] for start, end in telling)
     )
 
 
