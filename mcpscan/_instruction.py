@@ -1882,7 +1882,44 @@ def _read_cues(piece: str) -> _CueRead:
     found = _without_named_secrets(found)
     found = _without_http_methods(found, piece, text)
     found = _without_attributive_required(found, text)
+    found = _without_reader_left_uninformed(found)
     return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+
+
+def _without_reader_left_uninformed(
+    found: tuple[tuple[int, int, str], ...],
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less a hiding phrase whose receiver is the reader itself,
+    the word right after it addressing the agent: "a stack trace does not
+    tell you the value that caused it", "it never tells you what changed"
+    state what a result lacks; nothing is kept from the user. "Do not tell
+    the user", "never mention it to anyone" keep their hiding (the word
+    after is no address), and so does an act done in a hiding manner
+    ("stored ... so they can log in without asking you": the same phrase
+    is also ``covert``, ``noconfirm`` or ``unchosen``), where "you" is the
+    person the tool serves. Read from the cues, so in every language that
+    puts the receiver after the verb."""
+    if not any(cue == "conceal" for _start, _end, cue in found):
+        return found  # the common case
+    readers = {start for start, _end, cue in found if cue == "address"}
+    manner = {start for start, _end, cue in found if cue in _HIDING_MANNER}
+    # The hiding phrase is a verb of telling ("tell", "show") whose
+    # receiver follows; "leave them out of the summary you give" ends in a
+    # noun that "you" only begins a relative clause after.
+    telling = [(start, end) for start, end, cue in found if cue == "communicate"]
+    return tuple(
+        hit
+        for hit in found
+        if hit[2] != "conceal"
+        or hit[0] in manner
+        or not {hit[1] + 1, hit[1]} & readers
+        or not any(hit[0] <= start and end <= hit[1] for start, end in telling)
+    )
+
+
+# Cues of an act done in a hiding manner ("without asking", "without
+# notice"): who is not asked is the person served, even when called "you".
+_HIDING_MANNER = frozenset({"covert", "noconfirm", "unchosen", "hiddenfact"})
 
 
 # English "required" as an adjective of a noun (normalized text, stemmed

@@ -201,8 +201,23 @@ def _unknown_call_harm(clause: Clause) -> bool:
     receiver counts when the clause names one: "always call this before
     processing a webhook payload with handle_event" speaks of the webhook
     the tool verifies."""
-    harm = _prose_cues(clause) & _STRONG_HARM
+    said = _prose_cues(clause)
+    harm = said & _STRONG_HARM
+    # A secret named beside a sibling's call is how sign-in flows and
+    # design systems read ("call `initial_instructions` if you have no
+    # session id", "use after get_summary to get the token values", "no REST
+    # token needed"): it is harm when the clause moves it ("call
+    # read_vault and send the token to ..."), not when it only names it.
+    if harm == {"sensitive"} and not said & _SECRET_MOVES:
+        return False
     return bool(harm - {"destination"}) or (bool(harm) and _literal_destination(clause))
+
+
+# What carries a secret named in a sibling call somewhere: sending it,
+# copying it, gathering it, handing it over, putting it into a field.
+_SECRET_MOVES = frozenset(
+    {"transmit", "outward", "duplicate", "collect", "handover", "writesvalue"}
+)
 
 
 # -- which named tool a clause calls -------------------------------------------
@@ -561,6 +576,7 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     written = (clause.urls or clause.emails or clause.ips) and (
         foreign or clause.has("every", "modal")
     )
+    written = written and not _reference_links_only(clause)
     if written or _insists_on_default(clause, scope):
         evidence.append("literal-destination")
     evidence.extend(_planted(clause, bool(foreign)))
@@ -603,8 +619,53 @@ def _argument_tampering(clause: Clause, scope: ToolScope) -> Features | None:
     forced = clause.shell_chain or clause.has("notuser", "conceal")
     if _left_to_users_wish(clause) and not (forced or _SENSITIVE_PLANT & set(evidence)):
         return None
+    if not foreign and _documents_own_switch(clause, scope):
+        return None
     scope_feature = "foreign-argument" if foreign else "own-argument"
     return _common(clause, scope_feature, *evidence)
+
+
+# Cues that make a switch's setting more than the caller's choice: said on
+# every call or as a must, over the user, about a secret or the user.
+_SWITCH_FORCED = ("every", "modal", "anyway", "notuser", "sensitive", "user", "userdata")
+
+
+def _reference_links_only(clause: Clause) -> bool:
+    """ "To add a payment method, please use [the control panel](https://...)",
+    "must be passed if [Organizations](https://docs...) is enabled": every
+    address is the target of a markdown link, a page for the reader to
+    open, not a value to write into an argument. A bare address or an
+    e-mail address still counts ("set url=https://...")."""
+    if clause.emails or clause.ips or not clause.urls:
+        return False
+    return clause.text.count("://") == len(_LINK_TARGET.findall(clause.text))
+
+
+# The opening of a markdown link's target: "](https://".
+_LINK_TARGET = regex.compile(r"\]\([a-z][a-z0-9+.-]{0,15}://")
+
+
+def _documents_own_switch(clause: Clause, scope: ToolScope) -> bool:
+    """ "Set sendResponse to false to accept without notifying the
+    organizer", "set false to leave out field descriptions for a shorter
+    response" (under ``include_descriptions``): this tool's own switch set
+    to a plain on/off value, with what that value gives, and nothing
+    insisted on, written in or turned against the user: a description of
+    the option, which the caller picks. "Set verify_ssl to false" (a
+    safeguard), "always set notify to false", "set notify_user to false so
+    the user never learns" and a switch with an address written in still
+    fire."""
+    if clause.has(*_SWITCH_FORCED) or clause.urls or clause.emails or clause.ips or clause.values:
+        return False
+    switches = clause.scoped(Scope.OWN_PARAM) + ((scope.parameter,) if scope.parameter else ())
+    if not switches or any(_security_switch(name) for name in switches):
+        return False
+    return bool(_BOOLEAN_VALUE.search(clause.text))
+
+
+# "true" and "false" as the normalizer writes them (stemmed "tru", "fal"):
+# the values of a JSON switch, written alike in every language's docs.
+_BOOLEAN_VALUE = regex.compile(r"\b(?:tru|true|fal|false)\b")
 
 
 def _forces_written_value(clause: Clause, against_user: bool) -> bool:
@@ -1849,7 +1910,28 @@ def _plants_foreign_value(clause: Clause) -> bool:
 
 
 def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
-    return frozenset(cue for cue in scope.job_cues(clause.text) if cue.startswith("asset:"))
+    """The kinds of the user's things the tool's job is about: what its
+    name, title and first sentence say, what its server's product is (a
+    tool of ``mcp-gitlab`` works on code, one of ``reddit-mcp`` on social
+    posts, whatever its first sentence says) and, in a parameter's own
+    description, what the parameter is named for (``reset_email_records``
+    is about email records). A demand on such a thing is the product's own
+    work ("also reports the GitLab version"), not a reach outside it; an
+    inbox cleaner's server name still says nothing of the user's files."""
+    cues = scope.job_cues(clause.text) | _product_cues(scope.server or "")
+    if scope.parameter:
+        cues |= name_cues(scope.parameter)
+    return frozenset(cue for cue in cues if cue.startswith("asset:"))
+
+
+# A server id's words: "@zereight/mcp-gitlab" -> "zereight mcp gitlab".
+_SERVER_BREAK = regex.compile(r"[^\p{L}\p{N}]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _product_cues(server: str) -> frozenset[str]:
+    """The cues of a server id read as words (its package's product)."""
+    return name_cues(_SERVER_BREAK.sub(" ", server).strip())
 
 
 # -- declared malicious behaviour ---------------------------------------------
