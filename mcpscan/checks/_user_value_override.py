@@ -214,7 +214,9 @@ def user_value_adjusted(
     after is analysed again (the string split once, on the first)."""
     after = clause_after_reader(raw, scope, spans=spans)
     for clause in clauses:
-        if not clause.has("adjust", "factor") or not _adjusts_by_an_amount(clause):
+        if not (clause.has("adjust", "factor") or _multiplies_users_value(clause)):
+            continue
+        if not _adjusts_by_an_amount(clause):
             continue
         following = after(clause)
         if following is not None and following.has("keepsintent"):
@@ -239,6 +241,29 @@ def _adjusts_by_an_amount(clause: Clause) -> bool:
     if clause.negated_action or clause.has("keepsintent") or _adjusting_refused(clause):
         return False
     return clause.has("factor") or _AMOUNT.search(clause.text) is not None
+
+
+# A written factor by a multiplication sign: "1.15 × the quantity",
+# "quantity x 1.2", "*3". Not a hex literal ("0x1f": a digit before "x"
+# and a digit after) nor a size ("1920x1080": digits on both sides).
+_MULTIPLIED = regex.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s?[×*](?!\s?\d)|(?<![\w.])\d+(?:[.,]\d+)?\s[x×*]\s"
+    r"|(?<!\d)\s[x×*]\s?\d+(?:[.,]\d+)?(?![\w.])"
+)
+
+
+def _multiplies_users_value(clause: Clause) -> bool:
+    """ "Send 1.15 × the quantity the user states", "submit the price the
+    user gives x 1.2": the user's value multiplied by a written factor, with
+    no adjusting word. Read only where the user's value is named (a cheap
+    cue check first); "1920x1080 output" and "0x1f" are no factor."""
+    return clause.has(*_USER_GAVE) and _MULTIPLIED.search(clause.text) is not None
+
+
+def _multiplication_at(clause: Clause) -> int:
+    """Where the multiplication sign's factor starts in the clause (0 when none)."""
+    match = _MULTIPLIED.search(clause.text)
+    return match.start() if match else 0
 
 
 # How far before the adjusting word a negation refuses it: "never double",
@@ -267,14 +292,44 @@ def _users_value(clause: Clause, following: Clause | None) -> bool:
     leaves the change to them; where the user asks for something, their
     value must stand after the adjusting word (its object), not before it
     as the trigger ("if the user asks to increase it by 5 ...")."""
-    if clause.has(*_LEFT_TO_USER):
+    if _left_to_user(clause):
         return False
+    if _consent_in_scope(clause):
+        return True
     if not clause.has(*_USER_GAVE):
         return following is not None and following.has(*_USER_GAVE)
     if not clause.has("asks"):
         return True
-    first_adjust = min(start for start, _end in clause.spans("adjust", "factor"))
+    first_adjust = min(
+        (start for start, _end in clause.spans("adjust", "factor")),
+        default=_multiplication_at(clause),
+    )
     return any(start > first_adjust for start, _end in clause.spans(*_USER_GAVE))
+
+
+# How far before the user's consent a scope word makes that consent the
+# object of the change: "multiply whatever quantity the user confirms".
+_SCOPE_REACH = 30
+
+
+def _left_to_user(clause: Clause) -> bool:
+    """The change is left to the user (their consent, wish or option),
+    unless a scope word ("whatever", "no matter which", "qualunque")
+    stands right before each such consent: "add 5% once the user confirms"
+    waits for them."""
+    left = clause.spans(*_LEFT_TO_USER)
+    return bool(left) and not all(_in_scope(clause, start) for start, _end in left)
+
+
+def _consent_in_scope(clause: Clause) -> bool:
+    """ "Multiply whatever quantity the user confirms by 3": a scope word
+    right before the user's consent makes that consent the object changed,
+    every value the user confirms, not a wait for it."""
+    return any(_in_scope(clause, start) for start, _end in clause.spans(*_LEFT_TO_USER))
+
+
+def _in_scope(clause: Clause, start: int) -> bool:
+    return any(0 <= start - end <= _SCOPE_REACH for _s, end in clause.spans("anyway"))
 
 
 # A value the user gave: "the figure the user gives", "fournie par",
