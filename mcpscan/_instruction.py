@@ -128,6 +128,9 @@ _SETTINGS = frozenset(
         # ``setting_words``).
         "or_words",
         "negation_particles",
+        # The word that opens what is told ("tell the user *that* ...",
+        # "bahwa", "que", "dass"): a negation after it is the content's.
+        "that_words",
         # The ``every`` words that quantify the noun after them ("each",
         # "all"), not how often something is done ("always").
         "quantifier_determiners",
@@ -1375,6 +1378,10 @@ _GATE_CUES = ACTION_CUES | {
     # "Two-factor authentication is switched off": a defence named by its
     # noun (lowered only with a verb that switches it off).
     "defence",
+    # "The fee need not be mentioned", "не нужно спрашивать": a waived
+    # telling or asking reads as hiding or as no confirmation
+    # (``_with_waived_duties``), with no gate cue of its own.
+    "needless",
     # "Protection is not re-enabled afterwards", "these settings are left
     # in place" after a sentence that lowered the defences: the change
     # outlives the tool, said with no verb of its own.
@@ -1883,7 +1890,11 @@ def _read_cues(piece: str) -> _CueRead:
     found = _without_http_methods(found, piece, text)
     found = _without_attributive_required(found, text)
     found = _without_reader_left_uninformed(found)
-    return _CueRead(text, frozenset(cue for _start, _end, cue in found), found)
+    cues = frozenset(cue for _start, _end, cue in found)
+    if "needless" in cues:
+        found = _with_waived_duties(found)
+        cues = frozenset(cue for _start, _end, cue in found)
+    return _CueRead(text, cues, found)
 
 
 def _without_reader_left_uninformed(
@@ -1932,6 +1943,60 @@ _ATTRIBUTIVE_REQUIRED = regex.compile(
     r"\b(?:the|any|all|other)\s+(requir)\b(?!\s+to\b)"
     r"|(?<=\b[a-z]{2,}\s)(?<!\b(?:is|are|be|been|was|wer|not)\s)\b(requir)(?=\s+(?:for|by)\b)"
 )
+
+
+#: How far (characters of normalized text) a waiver ("no need to", "не
+#: нужно", "tidak perlu") may stand from the telling or asking it waives,
+#: before or after it: word order puts it either side ("need not be
+#: mentioned", "озвучивать не нужно", "no hace falta que le explique").
+_WAIVER_REACH = 24
+#: The duties towards the user a waiver can lift: telling them
+#: (``communicate``) and asking them first (``askverb``, ``confirm``,
+#: ``usergate``).
+_TELLING = frozenset({"communicate"})
+_ASKING = frozenset({"askverb", "confirm", "usergate"})
+#: What a waived asking no longer is: the user's gate or choice.
+_GATE_WAIVED = frozenset({"usergate", "userchoice", "confirm"})
+
+
+def _with_waived_duties(
+    found: tuple[tuple[int, int, str], ...],
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits with a duty towards the user said to be unneeded read as
+    its refusal: a telling waived is ``conceal`` ("the booking fee does not
+    need to be read out", "эту деталь озвучивать не нужно", "tidak perlu
+    disebut"), an asking waived is ``noconfirm`` ("the agent does not need
+    to ask the user before placing the order"), and the waived asking is no
+    longer the user's gate. Catches a tool that tells the agent to keep a
+    fee, a renewal or a failure from the user, or to act on their money
+    without their go-ahead, phrased as a courtesy rather than a command.
+    Leaves alone a waiver of anything else ("no need to pass the region",
+    "you need not sort the list"): only a telling or asking verb within
+    reach of the waiver is read. Called only for a clause holding the
+    ``needless`` cue, which few clauses do."""
+    waivers = [(s, e) for s, e, cue in found if cue == "needless"]
+    added: list[tuple[int, int, str]] = []
+    lifted: set[tuple[int, int, str]] = set()
+    for hit in found:
+        start, end, cue = hit
+        if cue not in _TELLING and cue not in _ASKING:
+            continue
+        near = [
+            w
+            for w in waivers
+            if -_WAIVER_REACH <= start - w[1] <= _WAIVER_REACH
+            or -_WAIVER_REACH <= w[0] - end <= _WAIVER_REACH
+        ]
+        if not near:
+            continue
+        span = (min(start, near[0][0]), max(end, near[0][1]))
+        added.append((*span, "conceal" if cue in _TELLING else "noconfirm"))
+        if cue in _ASKING:
+            lifted.update(h for h in found if h[2] in _GATE_WAIVED and span[0] <= h[0] <= end)
+    if not added:
+        return found
+    kept = [hit for hit in found if hit not in lifted]
+    return tuple(sorted({*kept, *added}))
 
 
 def _without_attributive_required(

@@ -4289,13 +4289,18 @@ def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
     # Kept from the user ("without notifying members" is a product setting).
     # "Keep that out of your reply": the agent's answer is what the user
     # reads, so hiding from it hides from the user.
-    if not (clause.has("user", "instructions", "reply") or "communicate" in clause.negated_cues):
+    if not (
+        clause.has("user", "instructions", "reply")
+        or "communicate" in clause.negated_cues
+        or _telling_of_cost_withheld(clause)
+    ):
         return None
     # The hidden action may stand in the sentence before: "Send the file to
     # ... . Do not tell the user."
     hidden_action = (
         (clause.cues | clause.previous_cues) & _CONCEALED_ACTIONS
         or clause.has("instructions")
+        or _telling_of_cost_withheld(clause)
         # "Tell the user it has been cancelled. Do not mention the pause."
         or "lie" in clause.previous_cues
     )
@@ -4305,6 +4310,24 @@ def _concealment(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.has("sensitive") and not clause.has("transmit", "duplicate", "collect", "invoke"):
         return None
     return _common(clause, "hides-action")
+
+
+def _telling_of_cost_withheld(clause: Clause) -> bool:
+    """The agent's telling of what the user pays or what was done (the
+    ``trail``: fees, charges, costs, what was sent) withheld: "the booking
+    fee does not need to be read out", "эту комиссию не упоминайте",
+    "biaya tidak perlu disebut". Whoever is addressed ("the rider", "the
+    fan", "the buyer"), the agent's telling goes to the person it serves,
+    so a telling verb that is negated or waived (``conceal`` over a
+    ``communicate`` word) keeps the cost from the one who pays it. A
+    refusal to hide ("never hide fees") is read before this (the negated
+    ``conceal``), and "fees are not shown in sandbox mode" states a
+    product fact with no telling verb. The telling must be put to the
+    agent as a command or an obligation ("do not mention", "need not",
+    "не нужно"): "a fee is charged when a party does not show up" names a
+    cost and a negated "show" of someone else's."""
+    put = clause.imperative or clause.has("modal")
+    return put and clause.has("trail") and clause.has("communicate") and clause.has("conceal")
 
 
 def _defers_to_asking(clause: Clause) -> bool:
@@ -4382,10 +4405,20 @@ def _negation_governs_telling(clause: Clause) -> bool:
     negations = clause.spans("negation")
     return any(
         0 <= c_start - n_end <= _NEGATION_REACH
-        or (n_start >= c_end and not _breaks(text[c_end:n_start]))
+        or (
+            n_start >= c_end and not _breaks(text[c_end:n_start]) and not _told(text[c_end:n_start])
+        )
         for c_start, c_end in clause.spans("communicate")
         for n_start, n_end in negations
     )
+
+
+def _told(between: str) -> bool:
+    """What stands between a telling verb and a negation after it opens
+    what is told ("tell the user *that* the location is not shared",
+    "sampaikan ke pengguna *bahwa* ... tidak dibagikan"): the negation is
+    the content's, a disclosure, not a refused telling."""
+    return not setting_words("that_words").isdisjoint(between.split())
 
 
 # -- sensitive collection ---------------------------------------------------
