@@ -2024,9 +2024,10 @@ def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
 _SERVER_BREAK = regex.compile(r"[^\p{L}\p{N}]+")
 
 
-@functools.lru_cache(maxsize=1024)
 def _product_cues(server: str) -> frozenset[str]:
-    """The cues of a server id read as words (its package's product)."""
+    """The cues of a server id read as words (its package's product).
+    Not memoized here: ``name_cues`` already is, and the library keeps no
+    cache beyond the ones ``docs/architecture.md`` lists."""
     return name_cues(_SERVER_BREAK.sub(" ", server).strip())
 
 
