@@ -335,7 +335,14 @@ def _child_path(parent: str, key: str) -> str:
 
 # One step into a schema's ``properties`` as ``_child_path`` writes it:
 # ``.properties.verify_ssl`` or ``.properties["a.b"]`` (quotes escaped).
-_PROPERTY_STEP = re.compile(r'(?:^|\.)properties(?:\.([A-Za-z0-9_$-]+)|\["((?:[^"\\]|\\.)*)"\])')
+PROPERTY_STEP = re.compile(r'(?:^|\.)properties(?:\.([A-Za-z0-9_$-]+)|\["((?:[^"\\]|\\.)*)"\])')
+# The last step of a path that ends in one: a property's own path.
+LAST_PROPERTY_STEP = re.compile(PROPERTY_STEP.pattern + "$")
+
+
+def step_name(step: re.Match[str]) -> str:
+    """The name of the property a ``PROPERTY_STEP`` match steps into."""
+    return step.group(1) or step.group(2)
 
 
 # A value slot of a schema property: "<property>.default",
@@ -358,9 +365,9 @@ def innermost_property(location: str) -> str | None:
     if "properties" not in location:
         return None
     last: re.Match[str] | None = None
-    for last in _PROPERTY_STEP.finditer(location):  # noqa: B007 - keep the innermost
+    for last in PROPERTY_STEP.finditer(location):  # noqa: B007 - keep the innermost
         pass
-    return None if last is None else last.group(1) or last.group(2)
+    return None if last is None else step_name(last)
 
 
 # A walked container: every kind of JSON object or array a tool can hold.

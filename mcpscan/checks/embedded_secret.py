@@ -46,8 +46,14 @@ from .._secrets import (
     publishes_in_config,
     token_head,
 )
-from .._walk import _PROPERTY_STEP as PROPERTY_STEP
-from .._walk import LocatedString, innermost_property, value_owner
+from .._walk import (
+    LAST_PROPERTY_STEP,
+    PROPERTY_STEP,
+    LocatedString,
+    innermost_property,
+    step_name,
+    value_owner,
+)
 
 __all__ = ["CHECK", "EmbeddedSecretCheck"]
 
@@ -246,21 +252,13 @@ class _SiblingFields:
                     self._by_parent.setdefault(_parent(other.location), set()).add(other.key)
                 for step in PROPERTY_STEP.finditer(other.location):
                     container = other.location[: step.start()]
-                    self._by_properties.setdefault(container, set()).add(_step_name(step))
+                    self._by_properties.setdefault(container, set()).add(step_name(step))
         fields = self._by_parent.get(_parent(located.location), set())
         owner = value_owner(located.location)
-        last = _LAST_PROPERTY_STEP.search(owner) if owner is not None else None
+        last = LAST_PROPERTY_STEP.search(owner) if owner is not None else None
         if owner is None or last is None:
             return fields
         return fields | self._by_properties.get(owner[: last.start()], set())
-
-
-# The last ``properties`` step of a location: its owner's container ends before it.
-_LAST_PROPERTY_STEP = re.compile(PROPERTY_STEP.pattern + "$")
-
-
-def _step_name(step: re.Match[str]) -> str:
-    return step.group(1) or step.group(2)
 
 
 def _public_config(
