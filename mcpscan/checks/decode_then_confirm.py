@@ -1907,38 +1907,104 @@ _LOWER_CUES = tuple(cue.lower() for cue in _REVERSE_CUES)
 _TOLD_REACH = 600
 
 
-class _Phrases:
-    """Lower-case phrases any of which one C automaton pass finds."""
+class _ToldCueReading(NamedTuple):
+    """Where the told cues stand in ``_cue_lowered`` text, read in one pass."""
 
-    def __init__(self, phrases: Iterable[str]) -> None:
+    #: The earliest start of a reverse cue (``None``: there is none).
+    reverse: int | None
+    #: The starts of the shift names, ascending (``None``: too dense to anchor
+    #: the pattern at each, or the pass stopped before reading them all).
+    shifts: list[int] | None
+
+
+class _ToldCues:
+    """The reverse cues and shift names, found by one C automaton pass.
+
+    Replaces a C substring search per cue and two per shift name (some 60
+    passes over a long description) by one pass that reports where each
+    stands; the told patterns are then anchored there.
+    """
+
+    def __init__(self, reverse: Iterable[str], shifts: Iterable[str]) -> None:
+        kinds: dict[str, tuple[bool, bool]] = {}
+        for phrase in reverse:
+            kinds[phrase] = (True, kinds.get(phrase, (False, False))[1])
+        for phrase in shifts:
+            kinds[phrase] = (kinds.get(phrase, (False, False))[0], True)
         self._automaton = ahocorasick.Automaton()
-        for phrase in phrases:
-            self._automaton.add_word(phrase, phrase)
+        for phrase, (is_reverse, is_shift) in kinds.items():
+            self._automaton.add_word(phrase, (len(phrase), is_reverse, is_shift))
         self._automaton.make_automaton()
 
-    def holds(self, lowered: str) -> bool:
-        return next(self._automaton.iter(lowered), None) is not None
+    def read(self, lowered: str) -> _ToldCueReading | None:
+        """Where the cues stand in ``lowered`` (``None``: no cue at all).
+
+        Past one shift name per ``_MARKER_SPACING`` characters (a crafted
+        run of "rot rot ...") the pass stops: the shift pattern then scans
+        the text itself, and the reverse cues are found by C substring
+        searches, as neither costs more with the names' number."""
+        reverse: int | None = None
+        shifts: set[int] = set()
+        dense = len(lowered) // _MARKER_SPACING
+        for end, (length, is_reverse, is_shift) in self._automaton.iter(lowered):
+            start = end - length + 1
+            if is_reverse and (reverse is None or start < reverse):
+                reverse = start
+            if is_shift:
+                shifts.add(start)
+                if len(shifts) > dense:
+                    return _ToldCueReading(_first_reverse_start(lowered), None)
+        if reverse is None and not shifts:
+            return None
+        return _ToldCueReading(reverse, sorted(shifts))
 
 
-#: Every reverse cue and shift name, lower-cased: in text lower-cased by
-#: ``_cue_lowered`` the told patterns match only where one of them stands.
-_TOLD_CUES = _Phrases((*_LOWER_CUES, *_SHIFT_NAMES))
+def _first_reverse_start(lowered: str) -> int | None:
+    """The earliest start of a reverse cue in ``lowered``, by C substring searches."""
+    starts = [at for at in map(lowered.find, _LOWER_CUES) if at >= 0]
+    return min(starts) if starts else None
+
+
+_TOLD_CUES = _ToldCues(_LOWER_CUES, _SHIFT_NAMES)
 _PARAGRAPH_END = re.compile(r"\n\s*\n")
 
 
 def _told_decodings(text: str) -> Iterator[tuple[str, str, int]]:
     """(step name, decoded text, start) for a stretch the text says how to decode."""
-    lowered = _cue_lowered(text)
-    if lowered is not None and not _TOLD_CUES.holds(lowered):
+    told = _told_matches(text)
+    if told is None:
         return  # no cue and no shift name: nothing below can match
-    reverse = _first_reverse_cue(text, lowered)
+    reverse, shifts = told
     if reverse is not None:
         yield "told reversed", _told_stretch(text, reverse.end())[::-1], reverse.end()
-    for told in _told_shifts(text, lowered):
-        shift = int(told.group("n"))
+    for named in shifts:
+        shift = int(named.group("n"))
         if 0 < shift < 26 and shift != 13:  # ROT13 is read by the automaton
-            stretch = _told_stretch(text, told.end())
-            yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), told.end()
+            stretch = _told_stretch(text, named.end())
+            yield f"told shift {shift}", stretch.translate(_UNSHIFT[shift]), named.end()
+
+
+def _told_matches(
+    text: str,
+) -> tuple[re.Match[str] | None, Iterator[re.Match[str]]] | None:
+    """``_REVERSE_CUE.search(text)`` and ``_TOLD_SHIFT.finditer(text)``, or
+    ``None`` when the text holds no cue and no shift name (neither matches).
+
+    Both case-insensitive alternations are tried at every position of the
+    text, the check's most costly passes on a long description. In
+    ``_cue_lowered`` text a cue or a name matches exactly where its
+    lower-case form occurs: one automaton pass finds those places, and the
+    patterns are anchored there (the earliest reverse cue confirmed by the
+    pattern, or else the pattern searches). Without a lower-cased text that
+    lines up, the patterns search the text themselves.
+    """
+    lowered = _cue_lowered(text)
+    if lowered is None:
+        return _REVERSE_CUE.search(text), _TOLD_SHIFT.finditer(text)
+    reading = _TOLD_CUES.read(lowered)
+    if reading is None:
+        return None
+    return _first_reverse_cue(text, reading.reverse), _told_shifts(text, reading.shifts)
 
 
 def _cue_lowered(text: str) -> str | None:
@@ -1955,32 +2021,23 @@ def _cue_lowered(text: str) -> str | None:
     return None
 
 
-def _first_reverse_cue(text: str, lowered: str | None) -> re.Match[str] | None:
-    """``_REVERSE_CUE.search(text)``, found with C substring searches.
-
-    A case-insensitive alternation is tried at every position of the text,
-    the check's most costly pass on a long description. In ``lowered``
-    (``_cue_lowered``) a cue matches exactly where its lower-case form
-    occurs: the earliest such position is confirmed by the pattern anchored
-    there. Without it the text is searched by the pattern itself.
-    """
-    if lowered is not None:
-        starts = [at for at in map(lowered.find, _LOWER_CUES) if at >= 0]
-        if not starts:
-            return None
-        found = _REVERSE_CUE.match(text, min(starts))
-        if found is not None:
-            return found
-    return _REVERSE_CUE.search(text)
+def _first_reverse_cue(text: str, first: int | None) -> re.Match[str] | None:
+    """``_REVERSE_CUE.search(text)`` given ``first``, the earliest start of a
+    reverse cue's lower-case form in ``_cue_lowered(text)`` (``None``: none
+    stands there, and the pattern matches nowhere)."""
+    if first is None:
+        return None
+    found = _REVERSE_CUE.match(text, first)
+    return found if found is not None else _REVERSE_CUE.search(text)
 
 
-def _told_shifts(text: str, lowered: str | None) -> Iterator[re.Match[str]]:
-    """``_TOLD_SHIFT.finditer(text)``: a match starts with the name of a
-    shift, anchored where ``lowered`` holds one (see ``_first_reverse_cue``)."""
-    if lowered is None or sum(map(lowered.count, _SHIFT_NAMES)) * _MARKER_SPACING > len(text):
+def _told_shifts(text: str, starts: list[int] | None) -> Iterator[re.Match[str]]:
+    """``_TOLD_SHIFT.finditer(text)`` given ``starts``, where a shift name's
+    lower-case form stands in ``_cue_lowered(text)`` (a match starts with
+    one); ``None``: the pattern scans the text."""
+    if starts is None:
         return _TOLD_SHIFT.finditer(text)
-    starts = {at for name in _SHIFT_NAMES for at in _offsets(lowered, name)}
-    return _anchored(_TOLD_SHIFT, text, sorted(starts))
+    return _anchored(_TOLD_SHIFT, text, starts)
 
 
 def _told_stretch(text: str, start: int) -> str:
@@ -2508,16 +2565,13 @@ def _told_modes(texts: Iterable[str]) -> frozenset[int]:
     for a reversal cue, the shift for a named shift (ROT13 included)."""
     modes: set[int] = set()
     for text in texts:
-        lowered = _cue_lowered(text)
-        if lowered is not None and not _TOLD_CUES.holds(lowered):
+        matches = _told_matches(text)
+        if matches is None:
             continue
-        if _first_reverse_cue(text, lowered) is not None:
+        reverse, shifts = matches
+        if reverse is not None:
             modes.add(_REVERSED_MODE)
-        modes.update(
-            shift
-            for told in _told_shifts(text, lowered)
-            if 0 < (shift := int(told.group("n"))) < 26
-        )
+        modes.update(shift for told in shifts if 0 < (shift := int(told.group("n"))) < 26)
         if _TOLD_ROT13.search(text):
             modes.add(13)
     return frozenset(modes)

@@ -33,12 +33,15 @@ REVERSE_TEXTS = [
     "ᲀ обратном порядке: an old Cyrillic form of в",
     "İn reverse, dotless ı: backwards",
     "no cue here, only reverse and revered and backward",
+    "rot " * 100 + "then backwards",  # dense shift names: the cues by substring search
+    "backwards first, then " + "shift " * 100,
 ]
 
 
 @pytest.mark.parametrize("text", REVERSE_TEXTS)
 def test_first_reverse_cue_is_the_patterns_first_match(text: str) -> None:
-    fast = dtc._first_reverse_cue(text, dtc._cue_lowered(text))
+    told = dtc._told_matches(text)
+    fast = told[0] if told is not None else None
     slow = dtc._REVERSE_CUE.search(text)
     assert (fast and fast.span()) == (slow and slow.span())
 
@@ -49,12 +52,14 @@ TOLD_SHIFT_TEXTS = [
     "protocol 5, carrot 7, rotor 3, shiftless 4, caesar salad",
     "rot 3 ſhift 5 İ rot 4",  # irregular case: the pattern scans the text
     "rot " * 100 + "rot 3",  # dense names: the pattern scans the text
+    "backwards " * 50 + "then shift 3 and rot 4",  # cues of both kinds in one pass
 ]
 
 
 @pytest.mark.parametrize("text", TOLD_SHIFT_TEXTS)
 def test_told_shifts_are_the_patterns_matches(text: str) -> None:
-    fast = dtc._told_shifts(text, dtc._cue_lowered(text))
+    told = dtc._told_matches(text)
+    fast = list(told[1]) if told is not None else []
     assert [m.span() for m in fast] == [m.span() for m in dtc._TOLD_SHIFT.finditer(text)]
 
 
@@ -309,9 +314,9 @@ def test_keyword_free_blobs_build_no_pattern_windows(monkeypatch: pytest.MonkeyP
         windows.append(lowered)
         return hits(gate, lowered)
 
-    def counted_cue(text: str, lowered: str | None) -> object:
+    def counted_cue(text: str, first: int | None) -> object:
         cues.append(text)
-        return first_cue(text, lowered)
+        return first_cue(text, first)
 
     monkeypatch.setattr(KeywordGate, "_hits", counted_hits)
     monkeypatch.setattr(dtc, "_first_reverse_cue", counted_cue)
