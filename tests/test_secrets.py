@@ -613,3 +613,18 @@ def test_base64_of_text_is_dropped_before_its_context_is_read(
     token = "".join(random.Random(5).choices(string.ascii_letters + string.digits, k=40))
     assert [m.kind for m in find_secrets("Notes: " + token)] == ["high_entropy"]
     assert len(contexts) == 1
+
+
+def test_many_literal_starts_are_every_occurrence_of_each_literal() -> None:
+    """A rule with many start words finds where they begin by one automaton
+    pass: the same offsets as a substring search per word, overlapping and
+    nested occurrences included ("passw" holds "pass" and "pw")."""
+    from mcpscan import _secrets
+
+    words = ("pass", "pw", "passw", "ss", "token", "tok", "secret")
+    literals = ("pass", "pw", "ss", "token", "secret", "client")
+    starts = _secrets._at(*literals)
+    rng = random.Random(7)
+    for _ in range(500):
+        text = "".join(rng.choice([*words, " ", "x"]) for _ in range(rng.randint(0, 15)))
+        assert starts(text) == _secrets._occurrences(text, literals), text
