@@ -20,7 +20,7 @@ import mcpscan
 from mcpscan import _instruction
 from mcpscan._instruction import distinct_clauses, identifier_key, split_clauses
 from mcpscan._normalize import normalize
-from mcpscan.checks import imperative_directive
+from mcpscan.checks import _request_fit, imperative_directive
 
 # Pieces that make the costly patterns match or nearly match: names,
 # addresses, links, accounts, keys, capitals, scripts without spaces.
@@ -99,7 +99,8 @@ def test_an_identifier_key_is_that_of_the_full_rule(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "is_word_char", [_instruction._is_word_char, imperative_directive._is_word_char]
+    "is_word_char",
+    [_instruction._is_word_char, imperative_directive._is_word_char, _request_fit._is_word_char],
 )
 def test_an_ascii_word_character_is_an_alphanumeric_one(is_word_char: object) -> None:
     assert callable(is_word_char)

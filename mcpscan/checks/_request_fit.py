@@ -282,6 +282,11 @@ _FOLDED_WORD = re.compile(r"\w+")
 
 
 def _is_word_char(char: str) -> bool:
+    if char.isascii():
+        # The common case (a letter, a digit, the space between words),
+        # answered without the Unicode tests below: an ASCII character is
+        # no mark and of no unspaced script.
+        return char.isalnum()
     # A vowel sign or virama of an Indic script (category M) is inside a
     # word: "दिखाता" (shows) holds no word "खाता" (account) after its "ि".
     # Scripts written without spaces between words (Chinese, Japanese, and
