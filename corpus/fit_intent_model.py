@@ -72,10 +72,15 @@ from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
 #: tested declared-behaviour catch (docs/rules/intent-model.md). Note:
 #: refitted on today's corpus, this setting raises one more real tool of
 #: /work/shared/corpora than the committed weights; check the names that
-#: ``--validate`` prints before committing a refit.
+#: ``--validate`` prints before committing a refit. Fitting on r1..r17 (at
+#: 0.99, the one variant that validated over three blocks of r1..r17) lost
+#: an attack and raised a look-alike more on the held-out r18, so it was not
+#: kept either (docs/rules/intent-model.md, "Round 18 experiment").
 ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 BUCKETS = 4096
 #: Whether the fit adds the reading triples (``_intent_model._reading_features``).
+#: Validated over three blocks of r1..r17 and not kept: a catch or two more
+#: for more look-alikes each (docs/rules/intent-model.md).
 READINGS = False
 #: The SGD settings (``logistic.sgd``): the seed of the sample order, the
 #: epochs and the initial step (``STEP / (1 + epoch)`` in epoch ``epoch``)
