@@ -27,6 +27,15 @@ fixed number of epochs and steps, weights rounded to three decimals.
         # final fit raises by name. The benign folder is only measured,
         # never trained on.
 
+    python corpus/fit_intent_model.py --validate ../shared/corpora \
+        --hold-back r18 --cache /tmp/entries.pkl --blocks 3 \
+        --rounds r1,...,r17 --readings --threshold 0.985
+        # a variant: a test round neither read nor fitted (--hold-back),
+        # the read corpus kept for the next variant (--cache), three blocks
+        # of consecutive rounds held out in turn instead of one round each
+        # (--blocks: four fits, not eighteen), other rounds fitted
+        # (--rounds), the reading triples (--readings), one more threshold.
+
 Fitting takes about 1.5 minutes on an idle core (3.5 on the loaded shared
 machine); validation about 10.
 
@@ -38,8 +47,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -62,9 +72,16 @@ from mcpscan.checks.imperative_directive import _IDENTIFIER_BREAK, _mentioned
 #: tested declared-behaviour catch (docs/rules/intent-model.md). Note:
 #: refitted on today's corpus, this setting raises one more real tool of
 #: /work/shared/corpora than the committed weights; check the names that
-#: ``--validate`` prints before committing a refit.
+#: ``--validate`` prints before committing a refit. Fitting on r1..r17 (at
+#: 0.99, the one variant that validated over three blocks of r1..r17) lost
+#: an attack and raised a look-alike more on the held-out r18, so it was not
+#: kept either (docs/rules/intent-model.md, "Round 18 experiment").
 ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 BUCKETS = 4096
+#: Whether the fit adds the reading triples (``_intent_model._reading_features``).
+#: Validated over three blocks of r1..r17 and not kept: a catch or two more
+#: for more look-alikes each (docs/rules/intent-model.md).
+READINGS = False
 #: The SGD settings (``logistic.sgd``): the seed of the sample order, the
 #: epochs and the initial step (``STEP / (1 + epoch)`` in epoch ``epoch``)
 #: were set when the scorer was introduced (commit c303adb); validation
@@ -91,7 +108,7 @@ POSITIVE_WEIGHT = 1.0
 #: Classes whose malicious entries carry no instruction to learn from.
 NOT_INSTRUCTIONS = frozenset({"hidden-unicode", "decode-then-confirm", "embedded-secret"})
 #: Thresholds printed by validation beside the chosen one.
-THRESHOLDS = (0.95, 0.97, 0.98)
+THRESHOLDS = (0.95, 0.97, 0.98, 0.99)
 _RANK = {Verdict.PASS: 0, Verdict.REVIEW: 1, Verdict.QUARANTINE: 2}
 
 
@@ -127,7 +144,7 @@ def _clause_features(entry: CorpusEntry, config: Config) -> Iterator[tuple[tuple
             if _mentioned(clause, located):
                 continue
             ruled = next(_intent_rules.evaluate_clause(clause, scope), None) is not None
-            yield _intent_model.features(clause, scope, BUCKETS), ruled
+            yield _intent_model.features(clause, scope, BUCKETS, readings=True), ruled
 
 
 def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
@@ -269,33 +286,57 @@ def _per_kind(weights: Mapping[str, float], floor: float, held: Sequence[Entry],
     return ", ".join(f"{kind} {c}/{n}" for kind, (c, n) in sorted(counts.items()))
 
 
-def _trained_on(entries: Sequence[Entry], left_out: str = "") -> list[Entry]:
-    """The base corpus and the rounds of ``ROUNDS``, less one held out."""
-    return [e for e in entries if e.group != left_out and (e.group == "base" or e.group in ROUNDS)]
+def _trained_on(
+    entries: Sequence[Entry], left_out: Collection[str] = (), rounds: Sequence[str] = ROUNDS
+) -> list[Entry]:
+    """The base corpus and the rounds fitted on (``ROUNDS``), less those held out."""
+    return [
+        e for e in entries if e.group not in left_out and (e.group == "base" or e.group in rounds)
+    ]
+
+
+def _folds(rounds: Sequence[str], blocks: int) -> list[list[str]]:
+    """The held-out folds: one round each, or (``blocks``) that many runs of
+    consecutive rounds, so a variant fitted on every round costs a few fits,
+    not one per round."""
+    if not blocks:
+        return [[r] for r in rounds]
+    size = -(-len(rounds) // blocks)
+    return [list(rounds[i : i + size]) for i in range(0, len(rounds), size)]
 
 
 def validate(
-    entries: Sequence[Entry], benign: Sequence[Entry], thresholds: Sequence[float]
+    entries: Sequence[Entry],
+    benign: Sequence[Entry],
+    thresholds: Sequence[float],
+    fitted_rounds: Sequence[str] = ROUNDS,
+    blocks: int = 0,
 ) -> None:
-    """Leave one round out: for every completed round, train on the base
-    corpus and the other rounds of ``ROUNDS``, print the held-out round's
-    figures per threshold (the newest round's per kind too); then the real
-    tools the final fit raises, by name."""
+    """Leave one round (or block of rounds) out: for each, train on the
+    base corpus and the other rounds of ``fitted_rounds``, print each
+    held-out round's figures per threshold (the newest round's per kind
+    too) and the real tools the fold raises; then the real tools the final
+    fit raises, by name."""
     rounds = sorted({e.group for e in entries} - {"base"}, key=lambda r: int(r[1:]))
-    for held_out in rounds:
-        train_set = _trained_on(entries, held_out)
-        weights = train(train_set)
-        held = [e for e in entries if e.group == held_out]
+    # A round outside the fitted ones leaves the same training set: one fit.
+    fits: dict[frozenset[str], dict[str, float]] = {}
+    for fold in _folds(rounds, blocks):
+        train_set = _trained_on(entries, fold, fitted_rounds)
+        groups = frozenset(e.group for e in train_set)
+        weights = fits[groups] if groups in fits else fits.setdefault(groups, train(train_set))
         for t in thresholds:
-            line = f"{held_out} t={t}: {_figures(weights, train_set, held, t)}"
             floor = record_floor(weights, train_set, t)
-            if benign:
-                line += f"; {_benign_figures(weights, floor, benign, t)}"
-            if held_out == rounds[-1]:
-                line += f"\n    per kind: {_per_kind(weights, floor, held, t)}"
-            print(line)
-    train_set = _trained_on(entries)
-    weights = train(train_set)
+            for held_out in fold:
+                held = [e for e in entries if e.group == held_out]
+                line = f"{held_out} t={t}: {_figures(weights, train_set, held, t)}"
+                if benign and held_out == fold[0]:
+                    line += f"; {_benign_figures(weights, floor, benign, t)}"
+                if held_out == rounds[-1]:
+                    line += f"\n    per kind: {_per_kind(weights, floor, held, t)}"
+                print(line, flush=True)
+    train_set = _trained_on(entries, rounds=fitted_rounds)
+    groups = frozenset(e.group for e in train_set)
+    weights = fits[groups] if groups in fits else train(train_set)
     for t in thresholds:
         floor = record_floor(weights, train_set, t)
         raised = [
@@ -304,15 +345,62 @@ def validate(
         print(f"final fit t={t}: real tools the model raises: {len(raised)} {raised}")
 
 
-def _roots(corpus: Path) -> list[tuple[str, Path]]:
-    """The base corpus and every completed sealed round (validation holds
-    out each; the fit trains on those of ``ROUNDS``)."""
+def _roots(corpus: Path, held_back: Sequence[str] = ()) -> list[tuple[str, Path]]:
+    """The base corpus and every completed sealed round but those held back
+    (validation holds out each; the fit trains on those of ``ROUNDS``)."""
     sealed = corpus / "sealed"
     rounds = sorted(
-        (p.name for p in sealed.glob("r*") if p.is_dir() and p.name[1:].isdigit()),
+        (
+            p.name
+            for p in sealed.glob("r*")
+            if p.is_dir() and p.name[1:].isdigit() and p.name not in held_back
+        ),
         key=lambda r: int(r[1:]),
     )
     return [("base", corpus)] + [(r, sealed / r) for r in rounds]
+
+
+def _without_readings(entries: Sequence[Entry]) -> list[Entry]:
+    """The entries with the reading triples (``r:`` features) left out: the
+    clause features the committed model was fitted with before them."""
+    return [
+        attrs.evolve(e, clauses=tuple(tuple(f for f in c if f[:2] != "r:") for c in e.clauses))
+        for e in entries
+    ]
+
+
+def _load(
+    corpus: Path, held_back: Sequence[str], benign_folder: str, cache: str
+) -> tuple[list[Entry], list[Entry]]:
+    """The read corpus and benign folder; with ``cache``, read once and kept
+    in that file (reading is most of a validation's time; variants of the
+    fit then share one read)."""
+    if cache and Path(cache).exists():
+        with Path(cache).open("rb") as handle:
+            loaded: tuple[list[Entry], list[Entry]] = pickle.load(handle)
+        return loaded
+    entries = _read(_roots(corpus, held_back))
+    benign = _read([("benign-measure", Path(benign_folder))]) if benign_folder else []
+    if cache:
+        with Path(cache).open("wb") as handle:
+            pickle.dump((entries, benign), handle)
+    return entries, benign
+
+
+def _result(
+    weights: Mapping[str, float], trained: Sequence[Entry], threshold: float, readings: bool
+) -> dict[str, object]:
+    """The data file of a fit at one threshold."""
+    named = dict(weights)
+    return {
+        "note": "Fitted by corpus/fit_intent_model.py; do not edit by hand.",
+        "record_floor": record_floor(weights, trained, threshold),
+        "bias": named.pop("bias", 0.0),
+        "buckets": BUCKETS,
+        "readings": readings,
+        "threshold": threshold,
+        "weights": named,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -320,34 +408,57 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", default="corpus")
     parser.add_argument("--out", default="mcpscan/lexicon/weights_intent_model.json")
     # Chosen by leave-one-round-out validation (docs/rules/intent-model.md).
-    parser.add_argument("--threshold", type=float, default=0.97)
+    # Given more than once: validation prints each; a fit writes ``--out``
+    # at the first and ``<out>.t<threshold>`` at each other (the weights are
+    # the same, the record floor depends on the threshold).
+    parser.add_argument("--threshold", type=float, action="append")
     parser.add_argument("--validate", metavar="BENIGN_FOLDER", nargs="?", const="")
+    parser.add_argument(
+        "--hold-back",
+        action="append",
+        default=[],
+        metavar="ROUND",
+        help="a sealed round neither read, validated on nor fitted (a test round)",
+    )
+    parser.add_argument(
+        "--rounds", help="comma-separated rounds to fit on instead of ROUNDS (a variant)"
+    )
+    parser.add_argument(
+        "--readings",
+        action=argparse.BooleanOptionalAction,
+        default=READINGS,
+        help="fit with the reading triples (r: features)",
+    )
+    parser.add_argument(
+        "--blocks", type=int, default=0, help="validate on this many blocks of rounds"
+    )
+    parser.add_argument("--cache", default="", help="a file keeping the read corpus")
     args = parser.parse_args(argv)
-    entries = _read(_roots(Path(args.corpus)))
+    rounds = tuple(args.rounds.split(",")) if args.rounds else ROUNDS
+    thresholds = args.threshold or [0.97]
+    corpus = Path(args.corpus)
+    benign_folder = args.validate or ""
+    entries, benign = _load(corpus, args.hold_back, benign_folder, args.cache)
+    if not args.readings:
+        entries, benign = _without_readings(entries), _without_readings(benign)
     if args.validate is not None:
-        benign = _read([("benign-measure", Path(args.validate))]) if args.validate else []
-        validate(entries, benign, sorted({*THRESHOLDS, args.threshold}))
+        validate(entries, benign, sorted({*THRESHOLDS, *thresholds}), rounds, args.blocks)
         return 0
-    trained = _trained_on(entries)
+    trained = _trained_on(entries, rounds=rounds)
     weights = train(trained)
-    result = {
-        "note": "Fitted by corpus/fit_intent_model.py; do not edit by hand.",
-        "fitted_on": {
+    for number, threshold in enumerate(thresholds):
+        out = Path(args.out if not number else f"{args.out}.t{threshold}")
+        result = _result(weights, trained, threshold, args.readings)
+        result["fitted_on"] = {
             "corpora": [
                 root.as_posix()
-                for group, root in _roots(Path(args.corpus))
-                if group == "base" or group in ROUNDS
+                for group, root in _roots(corpus, args.hold_back)
+                if group == "base" or group in rounds
             ],
             "clauses": sum(len(e.clauses) for e in trained if e.usable),
             "seed": SEED,
-        },
-        "record_floor": record_floor(weights, trained, args.threshold),
-        "bias": weights.pop("bias", 0.0),
-        "buckets": BUCKETS,
-        "threshold": args.threshold,
-        "weights": weights,
-    }
-    Path(args.out).write_text(json.dumps(result, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+        }
+        out.write_text(json.dumps(result, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 

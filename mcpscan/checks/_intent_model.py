@@ -85,6 +85,9 @@ class _Model:
     weights: Mapping[str, float]
     #: Weight of each word bucket, by index (``w<index>`` in the data file).
     words: tuple[float, ...] = ()
+    #: Whether the weights were fitted with the reading features
+    #: (``_reading_features``); a data file without the key was not.
+    readings: bool = False
 
 
 @attrs.frozen
@@ -114,6 +117,7 @@ def _model() -> _Model:
         record_floor=float(data["record_floor"]),
         weights=named,
         words=tuple(words),
+        readings=bool(data.get("readings", False)),
     )
 
 
@@ -175,10 +179,49 @@ def _record_features(clause: Clause, scope: ToolScope) -> set[str]:
     return found
 
 
-def features(clause: Clause, scope: ToolScope, buckets: int) -> tuple[str, ...]:
-    """Every feature of one clause, sorted: the record's named features and
-    the hashed words (``w<bucket>``). Also used by the training script."""
+def _reading_features(clause: Clause, record: set[str]) -> set[str]:
+    """The clause's behaviour as readings joined three at a time: who is
+    addressed, which act, on what object, beyond the tool's declared job or
+    not, hidden from the user or not (``r:`` features). A triple names the
+    same behaviour whatever words an author chose ("agent & transmit &
+    credentials", "outside-job & collect & conversation"), where a word
+    weight needs the training author's words. Read from ``record`` (the
+    named features) only: no second analysis of the clause.
+
+    Real tools' usage notes hold the single readings too ("send the file
+    to the printer"); the triples weigh only what the fit finds together
+    in attacks and not in the negatives."""
+    actions = sorted(clause.cues & ACTION_CUES)
+    if not actions:
+        return set()
+    objects = sorted(
+        set(clause.cues - ACTION_CUES)
+        | {f for f in record if f[0] == "s" or f in ("f:url", "f:email", "f:data-link")}
+    )
+    who = "agent" if clause.addressed else "none"
+    outside = {f[2:] for f in record if f.startswith("j:")}
+    hidden = "conceal" in clause.cues or "conceal" in clause.previous_cues
+    found: set[str] = set()
+    for act in actions:
+        where = "out" if act in outside else "in"
+        found.add(f"r:{who}&{act}&{where}")
+        if hidden and act != "conceal":
+            found.add(f"r:hide&{act}&{where}")
+        for obj in objects:
+            found.add(f"r:{who}&{act}&{obj}")
+            found.add(f"r:{where}&{act}&{obj}")
+    return found
+
+
+def features(
+    clause: Clause, scope: ToolScope, buckets: int, *, readings: bool = False
+) -> tuple[str, ...]:
+    """Every feature of one clause, sorted: the record's named features
+    (with ``readings``, the reading triples too) and the hashed words
+    (``w<bucket>``). Also used by the training script."""
     found = _record_features(clause, scope)
+    if readings:
+        found |= _reading_features(clause, found)
     found.update(f"w{index}" for index in _word_buckets(clause.text, buckets))
     return tuple(sorted(found))
 
@@ -206,7 +249,10 @@ def finding(clause: Clause, scope: ToolScope) -> float | None:
 
 
 def _record_values(model: _Model, clause: Clause, scope: ToolScope) -> list[float]:
-    return [model.weights.get(feature, 0.0) for feature in _record_features(clause, scope)]
+    found = _record_features(clause, scope)
+    if model.readings:
+        found |= _reading_features(clause, found)
+    return [model.weights.get(feature, 0.0) for feature in found]
 
 
 def _scored(model: _Model, values: list[float], clause: Clause) -> ModelScore:
