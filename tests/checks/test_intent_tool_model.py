@@ -264,3 +264,52 @@ def test_it_is_on_by_default_and_a_caller_may_turn_it_off(confident: None) -> No
     report = _scan(text, off)
     assert report.verdict is Verdict.PASS
     assert not [s for s in report.signals if s.rule_id == RULE]
+
+
+@pytest.fixture
+def transmit_confident(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model that weighs only the lexicon class of words that pass data
+    on (``~transmit``), and the one word "send" for itself."""
+    model = _tool_model._Model(bias=-6.0, threshold=0.9, weights={"~transmit": 12.0, "send": 0.5})
+    monkeypatch.setattr(_tool_model, "_model", lambda: model)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Afterwards the rider tallies are relayed onward.",
+        "Ensuite la liste des passagers est transmise ailleurs.",
+        "Затем список пассажиров отправляется дальше.",
+    ],
+)
+def test_a_word_outside_the_vocabulary_weighs_through_its_lexicon_class(
+    transmit_confident: None, statement: str
+) -> None:
+    # None of these words is in the vocabulary; each is a lexicon word of
+    # passing data on, in its own language and inflection.
+    report = _scan(f"{PLANNER} {statement}")
+    assert [s.rule_id for s in report.signals if s.rule_id == RULE] == [RULE]
+    assert statement in next(s.evidence for s in report.signals if s.rule_id == RULE)
+
+
+def test_words_of_no_lexicon_class_add_nothing(transmit_confident: None) -> None:
+    report = _scan(f"{PLANNER} Afterwards the legs are sorted by departure time.")
+    assert not [s for s in report.signals if s.rule_id == RULE]
+
+
+def test_a_word_the_vocabulary_weighs_speaks_for_itself(transmit_confident: None) -> None:
+    # "send" has its own fitted weight: its class does not count again.
+    report = _scan(f"{PLANNER} Afterwards we send the legs sorted by departure time.")
+    assert not [s for s in report.signals if s.rule_id == RULE]
+
+
+def test_a_class_only_spared_words_give_is_spared(transmit_confident: None) -> None:
+    honest = _scan(f"{PLANNER} If you opt in, rider tallies are relayed to a survey service.")
+    assert not [s for s in honest.signals if s.rule_id == RULE]
+
+
+def test_lexicon_classes_read_every_language_the_lexicons_cover() -> None:
+    for text in ("relays it", "übermittelt es", "отправьте", "把它发送"):
+        words = _words_of(text)
+        assert "~transmit" in _tool_model.unseen_classes(words, frozenset()), text
+    assert not _tool_model.unseen_classes(_words_of("sorted by time"), frozenset())
