@@ -143,34 +143,20 @@ def _read(roots: Sequence[tuple[str, Path]]) -> list[Entry]:
     return entries
 
 
-def _vocabulary(train: Sequence[Entry], units: Mapping[int, frozenset[str]]) -> frozenset[str]:
-    """The units (``units``: per entry, by ``id``) that attacks of at least
-    ``MIN_AUTHORS`` author groups used."""
+def _vocabulary(train: Sequence[Entry]) -> frozenset[str]:
     authors: dict[str, set[str]] = defaultdict(set)
     for entry in train:
         if entry.label and entry.usable:
-            for unit in units[id(entry)]:
-                authors[unit].add(entry.author)
+            for word in entry.words:
+                authors[word].add(entry.author)
     return frozenset(w for w, who in authors.items() if len(who) >= MIN_AUTHORS)
-
-
-def _words_only(entry: Entry) -> set[str]:
-    """An entry's words without its word pairs."""
-    return {t for t in entry.words if " " not in t}
 
 
 def fit(train: Sequence[Entry]) -> dict[str, float]:
     """Logistic regression (``logistic.sgd``, classes balanced by weight, exact
-    ``math.fsum`` totals as the committed weights were fitted with).
-
-    Two vocabularies, each by ``MIN_AUTHORS``: the words and pairs, then the
-    lexicon classes of each entry's words outside the first
-    (``_tool_model.unseen_classes``), as the scan reads them."""
-    usable = [e for e in train if e.usable]
-    words = _vocabulary(usable, {id(e): e.words for e in usable})
-    classes = {id(e): frozenset(_tool_model.unseen_classes(_words_only(e), words)) for e in usable}
-    vocabulary = words | _vocabulary(usable, classes)
-    samples = [(tuple(sorted((e.words | classes[id(e)]) & vocabulary)), e.label) for e in usable]
+    ``math.fsum`` totals as the committed weights were fitted with)."""
+    vocabulary = _vocabulary(train)
+    samples = [(tuple(sorted(e.words & vocabulary)), e.label) for e in train if e.usable]
     weights = logistic.sgd(
         logistic.balanced(samples), epochs=EPOCHS, step=STEP, l2=L2, seed=SEED, total=math.fsum
     )
@@ -180,10 +166,7 @@ def fit(train: Sequence[Entry]) -> dict[str, float]:
 def _probability(weights: Mapping[str, float], entry: Entry) -> float:
     """The scan's probability (``_tool_model._probability``) of an entry."""
     model = _tool_model._Model(bias=weights.get("bias", 0.0), threshold=THRESHOLD, weights=weights)
-    words = _words_only(entry)
-    found = set(entry.words - {"bias"}) | _tool_model.unseen_classes(words, model.vocabulary)
-    spared = entry.spared | _tool_model.spared_classes(words, entry.spared, model.vocabulary)
-    return _tool_model._probability(model, found, spared)
+    return _tool_model._probability(model, set(entry.words - {"bias"}), entry.spared)
 
 
 def _roots() -> list[tuple[str, Path]]:

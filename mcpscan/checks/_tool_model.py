@@ -51,13 +51,12 @@ import itertools
 import json
 import math
 import operator
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 
 import attrs
 import regex
 
-from .. import _instruction
 from .._instruction import Clause, analyze
 from .._walk import LocatedString
 
@@ -159,62 +158,6 @@ def _ascii_words(text: str, budget: int) -> list[str]:
     return list(map(_stem, text.translate(_ASCII_WORDS).split(None, budget)[:budget]))
 
 
-#: What starts a word-class feature ("~transmit"); a word never does.
-_CLASS = "~"
-
-
-@functools.cache
-def _word_classes() -> tuple[Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]]:
-    """The lexicons' one-word phrases, cut like the scorer's words
-    (``_STEM``), with the cues they mark as class features ("send",
-    "übermitt", "отправ*" -> ``~transmit``): whole words, and the stems a
-    longer word may start with. English homographs of another language's
-    phrase (Dutch "toon") are left out: alone in English they mark nothing."""
-    whole: dict[str, set[str]] = {}
-    starts: dict[str, set[str]] = {}
-    for key, phrase in _instruction._lexicon().automaton.items():
-        if " " in key or phrase.homograph:
-            continue
-        for cue, is_prefix in phrase.cues:
-            # A stem as long as a cut word matches as a whole cut word.
-            table = starts if is_prefix and len(key) < _STEM else whole
-            table.setdefault(key[:_STEM], set()).add(_CLASS + cue)
-    return (
-        {k: frozenset(v) for k, v in whole.items()},
-        {k: frozenset(v) for k, v in starts.items()},
-    )
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _classes(word: str) -> frozenset[str]:
-    """The class features of one word: the cues of the lexicon word it is
-    and of the lexicon stems it starts with. Computed once per word."""
-    whole, starts = _word_classes()
-    found = set(whole.get(word, ()))
-    for end in range(1, len(word) + 1):
-        found.update(starts.get(word[:end], ()))
-    return frozenset(found)
-
-
-def unseen_classes(words: Iterable[str], known: Container[str]) -> set[str]:
-    """The class features of the words the vocabulary does not weigh.
-
-    A word the fit weighs speaks for itself; a word no three authors used
-    in an attack (a synonym, an inflection, another language's word)
-    speaks through its lexicon class instead ("übermittelt", "relays"
-    -> ``~transmit``), so wording never seen in an attack still weighs as
-    its kind of word did. Also used by the fit."""
-    return set().union(*(_classes(w) for w in words if w not in known))
-
-
-def spared_classes(
-    words: set[str], spared: frozenset[str], known: Container[str]
-) -> frozenset[str]:
-    """The class features only spared words (``discounted``) give: they
-    count only toward an honest tool, as those words do."""
-    return frozenset(unseen_classes(words & spared, known) - unseen_classes(words - spared, known))
-
-
 def _pairs(words: list[str]) -> Iterator[str]:
     """Each adjacent pair of words ("partner get"); a pair holds a space, a
     word never does."""
@@ -226,10 +169,10 @@ def _with_pairs(words: list[str]) -> set[str]:
     return {*words, *_pairs(words)}
 
 
-def _read(texts: Iterable[str]) -> tuple[set[str], set[str]]:
+def _read(texts: Iterable[str]) -> tuple[set[str], int]:
     """The distinct words and adjacent word pairs of the texts (normalized
-    strings), at most ``_MAX_WORDS`` words in all, and the distinct words
-    (not pairs) alone."""
+    strings), at most ``_MAX_WORDS`` words in all, and how many distinct
+    words (not pairs) they hold."""
     words_found: set[str] = set()
     pairs_found: set[str] = set()
     budget = _MAX_WORDS
@@ -243,7 +186,7 @@ def _read(texts: Iterable[str]) -> tuple[set[str], set[str]]:
             pairs_found.update(_pairs(words))
         if budget <= 0:
             break
-    return words_found | pairs_found, words_found
+    return words_found | pairs_found, len(words_found)
 
 
 def tokens(texts: Iterable[str]) -> set[str]:
@@ -285,16 +228,14 @@ def tool_score(strings: tuple[LocatedString, ...], reading: Reading) -> ToolMode
     Words only of clauses the reading takes as no attack count only toward
     an honest tool."""
     model = _model()
-    found, words = _read(s.normalized for s in strings)
-    if len(words) < _MIN_WORDS:
+    found, distinct_words = _read(s.normalized for s in strings)
+    if distinct_words < _MIN_WORDS:
         return None
-    found |= unseen_classes(words, model.vocabulary)
     # Sparing words only lowers the sum: below the threshold without it,
     # a tool stays below with it, and its clauses need no reading.
     if _probability(model, found) < model.threshold:
         return None
     spared = discounted(strings, reading)
-    spared |= spared_classes(words, spared, model.vocabulary)
     probability = _probability(model, found, spared)
     if probability < model.threshold:
         return None
@@ -327,8 +268,9 @@ def best_sentence(
         for start, end in _sentences(text):
             words = _words(text[start:end].lower(), budget)
             budget -= len(words)
-            features = _with_pairs(words) | unseen_classes(words, weights)
-            weight = math.fsum(w for t in features - spared if (w := weights.get(t, 0.0)) > 0)
+            weight = math.fsum(
+                w for t in _with_pairs(words) - spared if (w := weights.get(t, 0.0)) > 0
+            )
             if best is None or weight > best[0]:
                 best = (weight, located, start, end)
             if budget <= 0:
