@@ -1253,6 +1253,14 @@ def _claim_kind(clause: Clause) -> str | None:
     # as the system role" ranks and skips nothing.
     if _system_label(clause) and _label_puts_instructions_first(clause):
         return "authority-label"
+    # Weight of "system-voice" (weights.json, 1.35): set by hand, not fitted
+    # (its hardness is structural, ``_priority_hard``; the weight only has to
+    # let the hit reach ``imperative_directive._HARD_INTENT_CONFIDENCE``).
+    # Measured on r1..r17, the holdout, the labelled corpus and the shared
+    # real tools: 3 hits, all attacks (r12, r16 twice), which stay HARD from
+    # 0.79, 1.07 and 1.29 up; no look-alike or real tool carries it.
+    # corpus/fit.py with only this weight free fits 1.353 (leave-one-round-out
+    # 1.351..1.353): the data bounds it below at 1.29 and nowhere above.
     if _system_voice_given(clause):
         return "system-voice"
     return None
