@@ -1980,6 +1980,22 @@ def _attributive_required() -> regex.Pattern[str]:
     )
 
 
+def _holds_cue(found: tuple[tuple[int, int, str], ...], cue: str) -> bool:
+    # A plain loop: this runs on every clause, where a generator costs more
+    # than the few hits it reads.
+    for hit in found:  # noqa: SIM110
+        if hit[2] == cue:
+            return True
+    return False
+
+
+@functools.cache
+def _required_words() -> tuple[str, ...]:
+    """The ``required_words`` of every language, for the substring test that
+    rules out a clause before ``_attributive_required`` is tried."""
+    return tuple(sorted(setting_words("required_words")))
+
+
 def _word_alternation(words: Iterable[str]) -> str:
     """Words as one regex alternation, longest first (a word is not cut
     short by one it extends); one that never matches for no words."""
@@ -2050,8 +2066,8 @@ def _without_attributive_required(
     thing needs, they oblige no one (the ``modal`` cue would make the
     clause read as addressed to the agent). "You are required to ...",
     "is required for every export" still oblige."""
-    if not any(word in text for word in setting_words("required_words")):
-        return found  # the common case
+    if not _holds_cue(found, "modal") or not any(word in text for word in _required_words()):
+        return found  # the common case: no obligation word, or none of these
     places = {
         match.start(1) if match.group(1) else match.start(2)
         for match in _attributive_required().finditer(text)
