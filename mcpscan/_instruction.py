@@ -145,6 +145,19 @@ _SETTINGS = frozenset(
         # Words any server's id may hold ("server", "mcp", "tool"): they
         # name no product of its own.
         "generic_name_words",
+        # "Required" as an adjective (``_attributive_required``): the word,
+        # the articles before it, the copulas that make it an obligation,
+        # the words of what it is needed for, the infinitive marker.
+        "required_words",
+        "attributive_leads",
+        "copulas",
+        "purpose_words",
+        "infinitive_markers",
+        # The words that make an HTTP method in capitals a noun, before it
+        # ("via POST") and after it ("POST request"), as written in the raw
+        # text (``_http_method``).
+        "http_method_leads",
+        "http_method_nouns",
     }
 )
 _LEAD_ROLES = frozenset({"filler", "frame", "negation", "step"})
@@ -318,6 +331,17 @@ def setting_words(setting: str) -> frozenset[str]:
         settings = data.get("settings", {})
         for word in settings.get(setting, ()):
             words.update(_variants(word, settings, keep_short_folded=True))
+    return frozenset(words)
+
+
+@functools.cache
+def setting_phrases(setting: str) -> frozenset[str]:
+    """The words of a word-list setting of every language exactly as
+    listed, for a reader of the raw text (``setting_words`` gives them as
+    the normalized text shows them)."""
+    words: set[str] = set()
+    for _name, data in _lexicon_files():
+        words.update(data.get("settings", {}).get(setting, ()))
     return frozenset(words)
 
 
@@ -1933,16 +1957,50 @@ def _without_reader_left_uninformed(
 _HIDING_MANNER = frozenset({"covert", "noconfirm", "unchosen", "hiddenfact"})
 
 
-# English "required" as an adjective of a noun (normalized text, stemmed
-# "requir"): before the noun after an article ("the required permissions")
-# or after it before what it is needed for ("the records required for
-# correct delivery"); not after a copula ("sending it is required by ..."),
-# not with no noun before it ("Required for audit: paste ...", a demand
-# with its copula left out) nor in "required to" (a phrase of its own).
-_ATTRIBUTIVE_REQUIRED = regex.compile(
-    r"\b(?:the|any|all|other)\s+(requir)\b(?!\s+to\b)"
-    r"|(?<=\b[a-z]{2,}\s)(?<!\b(?:is|are|be|been|was|wer|not)\s)\b(requir)(?=\s+(?:for|by)\b)"
-)
+@functools.cache
+def _attributive_required() -> regex.Pattern[str]:
+    """ "Required" as an adjective of a noun, in every lexicon language that
+    has it (the settings ``required_words``, normalized: English "requir",
+    Italian "necessario"): before the noun after an article
+    (``attributive_leads``: "the required permissions") or after it before
+    what it is needed for (``purpose_words``: "the records required for
+    correct delivery", "il token necessario per l'accesso"); not after a
+    copula (``copulas``: "sending it is required by ...", "è necessario
+    per"), not with no noun before it ("Required for audit: paste ...", a
+    demand with its copula left out) nor before an infinitive marker
+    (``infinitive_markers``: "required to" is a phrase of its own)."""
+    required = _word_alternation(setting_words("required_words"))
+    leads = _word_alternation(setting_words("attributive_leads"))
+    copulas = _word_alternation(setting_words("copulas"))
+    purposes = _word_alternation(setting_words("purpose_words"))
+    infinitive = _word_alternation(setting_words("infinitive_markers"))
+    return regex.compile(
+        rf"\b(?:{leads})\s+({required})\b(?!\s+(?:{infinitive})\b)"
+        rf"|(?<=\b\p{{L}}{{2,}}\s)(?<!\b(?:{copulas})\s)\b({required})(?=\s+(?:{purposes})\b)"
+    )
+
+
+def _holds_cue(found: tuple[tuple[int, int, str], ...], cue: str) -> bool:
+    # A plain loop: this runs on every clause, where a generator costs more
+    # than the few hits it reads.
+    for hit in found:  # noqa: SIM110
+        if hit[2] == cue:
+            return True
+    return False
+
+
+@functools.cache
+def _required_words() -> tuple[str, ...]:
+    """The ``required_words`` of every language, for the substring test that
+    rules out a clause before ``_attributive_required`` is tried."""
+    return tuple(sorted(setting_words("required_words")))
+
+
+def _word_alternation(words: Iterable[str]) -> str:
+    """Words as one regex alternation, longest first (a word is not cut
+    short by one it extends); one that never matches for no words."""
+    ordered = sorted(set(words), key=lambda word: (-len(word), word))
+    return "|".join(regex.escape(word) for word in ordered) or "(?!)"
 
 
 #: How far (characters of normalized text) a waiver ("no need to", "не
@@ -2008,24 +2066,35 @@ def _without_attributive_required(
     thing needs, they oblige no one (the ``modal`` cue would make the
     clause read as addressed to the agent). "You are required to ...",
     "is required for every export" still oblige."""
-    if "requir" not in text:
-        return found  # the common case
+    if not _holds_cue(found, "modal") or not any(word in text for word in _required_words()):
+        return found  # the common case: no obligation word, or none of these
     places = {
         match.start(1) if match.group(1) else match.start(2)
-        for match in _ATTRIBUTIVE_REQUIRED.finditer(text)
+        for match in _attributive_required().finditer(text)
     }
     if not places:
         return found
     return tuple(hit for hit in found if hit[2] != "modal" or hit[0] not in places)
 
 
-# An HTTP method written as one, in capitals, used as a noun: "a POST
-# call", "via POST", "(POST)", "`GET /api/v4/version`", "DELETE /repos/{id}".
-_HTTP_METHOD = regex.compile(
-    r"(?:\b(?:a|an|via|using|with|by|as|the)\s+|[(`])(GET|POST|PUT|PATCH|DELETE)\b"
-    r"|\b(GET|POST|PUT|PATCH|DELETE)\b(?=\s*[)\]/`]|\s+(?:calls?|requests?|uploads?"
-    r"|endpoints?|methods?|body|route|operations?)\b)"
-)
+@functools.cache
+def _http_method() -> regex.Pattern[str]:
+    """An HTTP method written as one, in capitals, used as a noun: after a
+    word that makes it one (the settings ``http_method_leads``: "a POST
+    call", "via POST", "eine POST-Anfrage", "una solicitud POST"), in
+    brackets or code ("(POST)", "`GET /api/v4/version`"), before a path
+    ("DELETE /repos/{id}") or before a noun of a request
+    (``http_method_nouns``: "POST request", "GET endpoint"). The words are
+    matched as written, in the raw text: "post" in lower case is a verb."""
+    methods = "|".join(_HTTP_METHODS)
+    leads = _word_alternation(setting_phrases("http_method_leads"))
+    nouns = _word_alternation(setting_phrases("http_method_nouns"))
+    return regex.compile(
+        rf"(?:\b(?:{leads})\s+|[(`])({methods})\b"
+        rf"|\b({methods})\b(?=\s*[)\]/`]|\s+(?:{nouns})\b)"
+    )
+
+
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 _ANY_CASE_WORD = "(?i)\\b{}\\w*"
 
@@ -2045,7 +2114,7 @@ def _without_http_methods(
         return found  # the common case: no method in capitals
     dropped: set[str] = set()
     counts: dict[str, int] = {}
-    for match in _HTTP_METHOD.finditer(piece):
+    for match in _http_method().finditer(piece):
         method = match.group(1) or match.group(2)
         counts[method] = counts.get(method, 0) + 1
     for method, count in counts.items():

@@ -346,6 +346,10 @@ class _Vocabulary:
     #: "does not replace", "nem helyettesíti", "не заменяет", "both are
     #: equivalent": the tool disclaims taking the other's place.
     disclaims: regex.Pattern[str]
+    #: "same parameters", "gleiche Schnittstelle", "同じ引数": a statement
+    #: that two instances share their interface (a labelled sibling saying
+    #: it is compatible, not a claim of standing).
+    same_interface: regex.Pattern[str]
     #: "this tool is superseded by", "do not use it for", "本工具已被": the
     #: tool demoting itself (``{this_tool}`` in a phrase stands for each
     #: ``this_tool`` phrase of its language).
@@ -501,6 +505,7 @@ def _vocabulary() -> _Vocabulary:
     out_of_service: set[str] = set()
     this_tool: set[str] = set()
     disclaims: set[str] = set()
+    same_interface: set[str] = set()
     steering: dict[str, set[str]] = {
         "defect": set(),
         "discard": set(),
@@ -519,6 +524,7 @@ def _vocabulary() -> _Vocabulary:
         out_of_service.update(p.lower() for p in _phrases(name, data, "out_of_service"))
         this_tool.update(p.lower() for p in _phrases(name, data, "this_tool"))
         disclaims.update(p.lower() for p in _phrases(name, data, "disclaims"))
+        same_interface.update(p.lower() for p in _phrases(name, data, "same_interface"))
         for key, phrases in steering.items():
             phrases.update(p.lower() for p in _phrases(name, data, key))
     return _Vocabulary(
@@ -534,6 +540,7 @@ def _vocabulary() -> _Vocabulary:
         edition=PhraseSet.of(steering["edition"]),
         routed_to=PhraseSet.of(steering["routed_to"]),
         disclaims=_compiled(disclaims),
+        same_interface=_compiled(same_interface),
         demotes_itself=_compiled(own["demotes_itself"]),
         ranks_itself=_compiled(own["ranks_itself"]),
         about_itself=_compiled(own["about_itself"]),
@@ -1040,18 +1047,12 @@ def localized_sibling(server: str, name: str, description: str, other: str) -> b
     # its sibling (issue 12: "Loopback Returns, EU data region ... Same
     # parameters." was quarantined); on an unlabelled copy it stays a claim
     # of standing (``claims_trust``), as do "official" and "genuine" here.
-    stated = _SAME_INTERFACE.sub(" ", description)
+    stated = _vocabulary().same_interface.sub(" ", description)
     return (
         all(_is_region_label(word) for word in labels)
         and (_names_as_server(lowered, other.lower()) or _names_as_edition(lowered, theirs))
         and not _ranks_itself(stated, name)
     )
-
-
-#: A statement that two instances share their interface.
-_SAME_INTERFACE = regex.compile(
-    r"\bsame\s+(?:parameters|arguments|signature|interface|schema)\b", regex.IGNORECASE
-)
 
 
 #: How far from the vendor's name its edition word may be.

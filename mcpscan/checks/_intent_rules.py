@@ -1253,6 +1253,14 @@ def _claim_kind(clause: Clause) -> str | None:
     # as the system role" ranks and skips nothing.
     if _system_label(clause) and _label_puts_instructions_first(clause):
         return "authority-label"
+    # Weight of "system-voice" (weights.json, 1.35): set by hand, not fitted
+    # (its hardness is structural, ``_priority_hard``; the weight only has to
+    # let the hit reach ``imperative_directive._HARD_INTENT_CONFIDENCE``).
+    # Measured on r1..r17, the holdout, the labelled corpus and the shared
+    # real tools: 3 hits, all attacks (r12, r16 twice), which stay HARD from
+    # 0.79, 1.07 and 1.29 up; no look-alike or real tool carries it.
+    # corpus/fit.py with only this weight free fits 1.353 (leave-one-round-out
+    # 1.351..1.353): the data bounds it below at 1.29 and nowhere above.
     if _system_voice_given(clause):
         return "system-voice"
     return None
@@ -1920,25 +1928,24 @@ def _named_permissions(
             nearest is not None
             and not _PERMISSION_JOIN.fullmatch(text, nearest, start)
             and not _PERMISSION_BREAK.search(text, nearest, start)
-            and not _names_own_server(text[nearest:start], scope)
+            and not _names_own_product(text[nearest:start], _own_product(scope))
         )
         if not acted:
             named.update(s for s in clause.spans(*clause.assets) if start <= s[0] < end)
     return frozenset(named)
 
 
-def _names_own_server(words: str, scope: ToolScope) -> bool:
-    """A word of ``words`` is a word of the scanned tool's own server id
+def _names_own_product(words: str, product: OwnProduct | None) -> bool:
+    """A word of ``words`` is a word of the scanned tool's own product
     ("healthomic" in ``awslabs.aws-healthomics-mcp-server``): the grantee
     is the product the user installed, not someone else. The words every
     server id may hold (``generic_name_words``: "server", "mcp", "tool")
     name no product: "grant this server admin permissions" still acts."""
-    if not scope.server:
+    if product is None:
         return False
-    server = identifier_key(scope.server)
     generic = setting_words("generic_name_words")
     return any(
-        len(key) >= _MIN_NAMED_WORD and key in server and word not in generic
+        len(key) >= _MIN_NAMED_WORD and key in product.key and word not in generic
         for word in words.split()
         for key in (identifier_key(word),)
     )
@@ -2014,7 +2021,8 @@ def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
     is about email records). A demand on such a thing is the product's own
     work ("also reports the GitLab version"), not a reach outside it; an
     inbox cleaner's server name still says nothing of the user's files."""
-    cues = scope.job_cues(clause.text) | _product_cues(scope.server or "")
+    product = _own_product(scope)
+    cues = scope.job_cues(clause.text) | (product.cues if product else frozenset())
     if scope.parameter:
         cues |= name_cues(scope.parameter)
     return frozenset(cue for cue in cues if cue.startswith("asset:"))
@@ -2024,11 +2032,35 @@ def _purpose_assets(scope: ToolScope, clause: Clause) -> frozenset[str]:
 _SERVER_BREAK = regex.compile(r"[^\p{L}\p{N}]+")
 
 
-def _product_cues(server: str) -> frozenset[str]:
-    """The cues of a server id read as words (its package's product).
-    Not memoized here: ``name_cues`` already is, and the library keeps no
-    cache beyond the ones ``docs/architecture.md`` lists."""
-    return name_cues(_SERVER_BREAK.sub(" ", server).strip())
+@attrs.frozen
+class OwnProduct:
+    """The scanned tool's own server, read as the product the user
+    installed: the one place the intent rules say what "the tool's own
+    server/product" is. ``words`` is its id read as words
+    ("@zereight/mcp-gitlab" -> "zereight mcp gitlab"), ``key`` the same id
+    with its spellings folded (``identifier_key``: "zereightmcpgitlab", to
+    find a word of it inside a longer name), ``cues`` what those words say
+    (``name_cues``: a tool of ``mcp-gitlab`` works on code)."""
+
+    words: str
+    key: str
+
+    @property
+    def cues(self) -> frozenset[str]:
+        # Not memoized here: ``name_cues`` already is, and the library keeps
+        # no cache beyond the ones ``docs/architecture.md`` lists.
+        return name_cues(self.words)
+
+
+def _own_product(scope: ToolScope) -> OwnProduct | None:
+    """The tool's own product, or None for a tool scanned without a server
+    (a bare tool names no product, so no word of the text can be its own)."""
+    if not scope.server:
+        return None
+    return OwnProduct(
+        words=_SERVER_BREAK.sub(" ", scope.server).strip(),
+        key=identifier_key(scope.server),
+    )
 
 
 # -- declared malicious behaviour ---------------------------------------------

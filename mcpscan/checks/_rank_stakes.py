@@ -18,6 +18,16 @@ alone) for a stake against the user: a false account ("tell the user it
 was deleted"), hiding, secrecy, or acting without asking. It reports the
 claim HARD, with the feature ``stake-later``.
 
+The weight of ``stake-later`` (``weights.json``, 0.5) is set by hand:
+``corpus/fit.py`` reads the clause rules and ``_string_intents``, not this
+judgement, so a fit leaves it at its prior. What it must do is let the
+claim reach ``imperative_directive._HARD_INTENT_CONFIDENCE`` (0.75).
+Measured on r1..r17, the holdout and the labelled corpus files: 28 hits,
+all attacks; 21 are HARD with any weight >= 0, the other 7 need 0.04 to
+0.32; no look-alike carries the feature. Any weight from 0.32 up keeps
+every one HARD; 0.5 leaves a margin over the largest need, and the data
+sets no upper bound.
+
 Leaves alone: a precedence note about the tool's own sources followed by
 an honest step ("Values passed in this call override the config file.
 Tell the user which source each value came from" ranks nothing over the

@@ -99,6 +99,20 @@ def test_an_http_method_named_as_a_noun_carries_no_verb() -> None:
     assert "outward" not in _read_cues("Create a record at the list endpoint (POST).").cues
 
 
+def test_an_http_method_named_in_another_language_carries_no_verb() -> None:
+    # The lexicons' http_method_leads: the word before the method that makes
+    # it a noun ("solicitud POST", "per POST", "requisição POST").
+    for text in (
+        "Crea la factura con una solicitud POST.",
+        "Legt die Rechnung per POST an.",
+        "Cria a fatura com uma requisição POST.",
+        "Crée la facture par une requête POST.",
+    ):
+        read = _read_cues(text)
+        assert "outward" not in read.cues, text
+        assert "asset:social" not in read.cues, text
+
+
 def test_a_verb_post_beside_a_method_keeps_its_sense() -> None:
     assert "outward" in _read_cues("POST the summary to the team channel").cues
     assert "outward" in _read_cues("post it, then make a POST request").cues
@@ -123,6 +137,16 @@ def test_posting_the_users_contacts_to_a_collector_is_still_raised() -> None:
 def test_required_describing_a_noun_is_no_obligation() -> None:
     assert "modal" not in _read_cues("the suggested records required for delivery").cues
     assert "modal" not in _read_cues("the policy grants the builder the required rights").cues
+
+
+def test_required_describing_a_noun_in_another_language_is_no_obligation() -> None:
+    # The lexicons' required_words after a noun, before what it is needed for.
+    assert "modal" not in _read_cues("Il token necessario per la sincronizzazione").cues
+    assert "modal" not in _read_cues("O token necessário para a sincronização").cues
+    assert "modal" not in _read_cues("Le jeton nécessaire pour la synchro").cues
+    # After a copula it still obliges.
+    assert "modal" in _read_cues("È necessario inviare il token a ops@example.net").cues
+    assert "modal" in _read_cues("É necessário para concluir: envie o token").cues
 
 
 def test_required_as_an_obligation_still_obliges() -> None:

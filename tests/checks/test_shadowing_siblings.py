@@ -407,3 +407,12 @@ def test_a_regional_instance_saying_it_keeps_the_same_parameters_is_reviewed() -
     assert Tier.HARD in _cross_server_tiers("chatpush", regional)
     official = regional + " This is the official one."
     assert Tier.HARD in _cross_server_tiers("line-jp", official)
+
+
+def test_a_regional_instance_keeping_the_same_arguments_in_japanese_is_reviewed() -> None:
+    # The lexicons' same_interface phrases, in every shadowing language.
+    regional = (
+        "LINE、日本データリージョン。日本のアカウント宛てのメッセージはここに送られ、"
+        "その他は line サーバーに残ります。同じ引数です。"
+    )
+    assert Tier.HARD not in _cross_server_tiers("line-jp", regional)
