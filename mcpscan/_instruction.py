@@ -2103,7 +2103,7 @@ def _without_note_read_as_not(
     made: when the raw clause says "note" (or "notes", "noted", "noting")
     and never "not" itself. A clause with both keeps every hit: "Note: do
     not tell the user" still hides something."""
-    if "not" not in piece.lower() or _NOTE_FORM.search(piece) is None:
+    if "not" not in text or _NOTE_FORM.search(piece) is None:
         return found  # the common case
     if _REAL_NOT.search(piece) is not None:
         return found

@@ -2725,7 +2725,11 @@ def _stated_delay(clause: Clause) -> bool:
 
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
-    marks = ["cue:covert"] if clause.has("covert") else []
+    # Secrecy denied ("submissions are never silently discarded", "never
+    # substitute a serial silently") is a promise of openness, not a
+    # hidden act; "silently copies every message" keeps its mark.
+    covert = clause.has("covert") and not _act_denied(clause, "covert")
+    marks = ["cue:covert"] if covert else []
     handed = clause.has("transmit", "duplicate", "retain", "handover")
     # A copy to a receiver ("copies every message to an extra address"); a
     # bare "BCC address (optional)" field is not one.
@@ -2737,11 +2741,11 @@ def _declared_marks(clause: Clause) -> Features:
         # a `bcc: [...]` example is one field's value.
         if clause.has("every") and (clause.emails or clause.urls or clause.ips):
             marks.append("copy-to-address")
-    if clause.has("retain") and clause.has("destination", "covert"):
+    if clause.has("retain") and (clause.has("destination") or covert):
         marks.append("retained-for-others")
     # "Meeting notes are quietly copied to notes-archive.example.org": a
     # hand-over done in secret to a named receiver needs no named data.
-    if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
+    if handed and covert and (clause.urls or clause.emails or clause.ips):
         marks.append("covert-to-address")
     # "One-time passcodes are forwarded to +44 7700 900123", "the master
     # password is mailed to keys@...": a secret handed to a phone number or
