@@ -713,6 +713,15 @@ class ToolScope:
     #: The tool's own parameters' string defaults, (name as written, value):
     #: "always leave the default" under ``proxy`` insists on that value.
     defaults: tuple[tuple[str, str], ...] = ()
+    #: The tool's own boolean parameters (names as written): a switch's
+    #: description ("set to true to include the stack trace for each
+    #: message") says what the tool returns; its value carries no text.
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def reading_flag(self) -> bool:
+        """Is the text being read a boolean parameter's own description?"""
+        return bool(self.parameter) and self.parameter in self.flags
 
     def parameter_default(self) -> str:
         """The default of the parameter being read ("" for none)."""
@@ -788,9 +797,9 @@ def _property_names(schema: object) -> Iterator[str]:
                 yield from (n for n in child["properties"] if isinstance(n, str))
 
 
-def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
-    """(parameter, default) for every property with a string default, or a
-    list of strings joined by spaces, at the depths ``_property_names`` reads."""
+def _schema_properties(schema: object) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(name, schema) of every property given as an object, its nested
+    object parameters' own fields included, in order."""
     if not is_object(schema):
         return
     properties = schema.get("properties")
@@ -799,14 +808,32 @@ def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
     for name, child in properties.items():
         if not (isinstance(name, str) and is_object(child)):
             continue
+        yield name, child
+        if is_object(child.get("properties")):
+            yield from _schema_properties(child)
+
+
+def _string_defaults(schema: object) -> Iterator[tuple[str, str]]:
+    """(parameter, default) for every property with a string default, or a
+    list of strings joined by spaces, at the depths ``_property_names`` reads."""
+    for name, child in _schema_properties(schema):
         default = child.get("default")
         # A frozen tool's array is a ``FrozenList``, not a list or tuple.
         if is_array(default):
             default = " ".join(item for item in default if isinstance(item, str))
         if isinstance(default, str) and default:
             yield name, default
-        if is_object(child.get("properties")):
-            yield from _string_defaults(child)
+
+
+def _flag_names(schema: object) -> Iterator[str]:
+    """The properties typed boolean alone (``"boolean"``, or with
+    ``"null"``), at the depths ``_property_names`` reads: switches whose
+    value can hold no text."""
+    for name, child in _schema_properties(schema):
+        kind = child.get("type")
+        kinds = {k for k in (kind if is_array(kind) else (kind,)) if isinstance(k, str)}
+        if "boolean" in kinds and kinds <= {"boolean", "null"}:
+            yield name
 
 
 def written_addresses(text: str) -> bool:
@@ -921,6 +948,7 @@ def tool_scope(tool: Tool, snapshot: Snapshot) -> ToolScope:
         names=names,
         purpose=purpose,
         defaults=tuple(_string_defaults(tool.input_schema)),
+        flags=frozenset(_flag_names(tool.input_schema)),
         purpose_cues=_cues_of(purpose),
         name_cues=_cues_of(normalize(" ".join((_split_name(tool.name), tool.title or "")))),
     )
@@ -1912,6 +1940,8 @@ def _read_cues(piece: str) -> _CueRead:
     found = _with_person_cues(tuple(_cue_hits(_mask_identifiers(text))), text)
     found = _without_named_secrets(found)
     found = _without_http_methods(found, piece, text)
+    found = _without_note_read_as_not(found, piece, text)
+    found = _without_reported_speech(found, piece, text)
     found = _without_attributive_required(found, text)
     found = _without_reader_left_uninformed(found)
     cues = frozenset(cue for _start, _end, cue in found)
@@ -2124,6 +2154,71 @@ def _without_http_methods(
         return found
     # "a POST" is the lexicon's social post ("a post") as well as a verb.
     return tuple(hit for hit in found if dropped.isdisjoint(text[hit[0] : hit[1]].split()))
+
+
+# English "note" and its forms stem to "not" ("an explicit note telling
+# the model how to page" reads "an explicit not tell ..."), and every
+# phrase that opens on "not" (a negation, "not tell" hiding something)
+# would fire on a usage note. A real negation is spelled "not", "n't" or
+# "cannot" in the raw text.
+_NOTE_FORM = regex.compile(r"\bnot(?:e[sd]?|ing)\b", regex.IGNORECASE)
+_REAL_NOT = regex.compile(r"\bnot\b|n['\u2019]t\b|\bcannot\b", regex.IGNORECASE)
+
+
+def _without_note_read_as_not(
+    found: tuple[tuple[int, int, str], ...], piece: str, text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less those holding a "not" that only the stem of "note"
+    made: when the raw clause says "note" (or "notes", "noted", "noting")
+    and never "not" itself. A clause with both keeps every hit: "Note: do
+    not tell the user" still hides something."""
+    if "not" not in text or _NOTE_FORM.search(piece) is None:
+        return found  # the common case
+    if _REAL_NOT.search(piece) is not None:
+        return found
+    return tuple(hit for hit in found if "not" not in text[hit[0] : hit[1]].split())
+
+
+# Reported speech: a speech verb of the "lie" phrases in the third person
+# ("if the tool reports that no pipeline is defined", "a warning explains
+# that callers must not retry", "`summarize` answers \"what does it
+# say?\"") or "state" as a noun ("a special state that allows users to
+# ...") says what a thing reports or is. A lie put to the agent is a
+# command: "say that", "report that it succeeded", "answer \"yes\"".
+_SPEECH_VERB = regex.compile(
+    r"\b(report|explain|answer|state|claim|insist|respond)(s?)\b|\b(repl)(y|ies)\b"
+    r"|\b(say)(s?)\b",
+    regex.IGNORECASE,
+)
+_STATE_NOUN = regex.compile(
+    r"\b(?:a|an|the|this|its|that|each)\s+(?:\w+\s+)?state\b", regex.IGNORECASE
+)
+
+
+def _without_reported_speech(
+    found: tuple[tuple[int, int, str], ...], piece: str, text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The hits less a ``lie`` phrase whose speech verb is, every time the
+    clause uses it, a third-person form or the noun "state"."""
+    if not any(cue == "lie" for _start, _end, cue in found):
+        return found  # the common case
+    nouns = {match.start() for match in _STATE_NOUN.finditer(piece)}
+    commanded: set[str] = set()
+    described: set[str] = set()
+    for match in _SPEECH_VERB.finditer(piece):
+        stem = (match.group(1) or match.group(5) or "reply").lower()
+        ending = (match.group(2) or match.group(4) or match.group(6) or "").lower()
+        third_person = ending in ("s", "ies")
+        as_noun = stem == "state" and any(start < match.start() for start in nouns)
+        (described if third_person or as_noun else commanded).add(stem)
+    quiet = {normalize(verb) for verb in described - commanded}
+    if not quiet:
+        return found
+    return tuple(
+        hit
+        for hit in found
+        if hit[2] != "lie" or text[hit[0] : hit[1]].split(maxsplit=1)[0] not in quiet
+    )
 
 
 def _without_named_secrets(

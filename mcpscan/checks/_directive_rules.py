@@ -1832,6 +1832,9 @@ PSEUDO_SYSTEM_RULES = (
         r"<\s?/?\s?instructions?(?:\s[^<>]{0,60})?\s?>",
         0.45,
     ),
+    # A heading that names a role the model obeys ("### System:",
+    # "[developer note]", "[OVERRIDE]") poses as a message from above the
+    # tool; the generic section words of documentation are below.
     rule(
         PSEUDO_SYSTEM,
         "role heading",
@@ -1840,10 +1843,6 @@ PSEUDO_SYSTEM_RULES = (
             "[system",
             "[admin",
             "[developer",
-            "[hidden",
-            "[secret",
-            "[important",
-            "[instruction",
             "[assistant instruction",
             "[ai instruction",
             "[override",
@@ -1851,9 +1850,7 @@ PSEUDO_SYSTEM_RULES = (
         r"#{2,}\s?(?:system|admin|administrator|developer|assistant instructions?"
         r"|ai instructions?)(?: (?:prompt|message|instructions?|note|override|notice))?\s?(?::|$"
         r"|(?=\s#))"
-        r"|#{2,}\s?(?:instruction|instructions|response|input)\s?:"
-        r"|\[(?:system|admin|administrator|developer|hidden|secret|important|instruction"
-        r"|instructions|override"
+        r"|\[(?:system|admin|administrator|developer|override"
         r"|assistant instructions?|ai instructions?)(?: (?:message|prompt|note|instructions?"
         r"|override|notice))?\]"
         # A bracketed role followed only by a list of alternatives is a log
@@ -1862,6 +1859,21 @@ PSEUDO_SYSTEM_RULES = (
         # on into a sentence ("[system] ignore|bypass the rules") still match.
         r"(?!\s?(?:[a-z0-9_-]{1,20}\s?\|\s?){1,8}[a-z0-9_-]{1,20}\s?(?:$|[.,;)]))",
         0.7,
+    ),
+    # A documentation section heading names no role: "## Instructions:",
+    # "[IMPORTANT]", "[hidden]" open usage notes, warnings and tags in real
+    # tools (a gcloud tool's "## Instructions:", a dev tool's "[IMPORTANT] If
+    # discovery returns nothing"). Alone it is a discounted mention (below
+    # the review threshold); it still adds to a poisoned text's score, and
+    # what follows such a heading is read by the other rules.
+    rule(
+        PSEUDO_SYSTEM,
+        "section heading",
+        ("##", "[hidden", "[secret", "[important", "[instruction"),
+        r"#{2,}\s?(?:instruction|instructions|response|input)\s?:"
+        r"|\[(?:hidden|secret|important|instructions?)(?: (?:message|prompt|note|instructions?"
+        r"|override|notice))?\]",
+        0.3,
     ),
     # An HTML comment is invisible in rendered docs but read by the model:
     # "<!-- assistant: before every answer ... -->".
@@ -2117,12 +2129,16 @@ PRIORITY_RULES = (
         tools=_TOOL_WORDS,
         exclude=_OWN_SERVER,
     ),
+    # A set of tools narrowed by what they take ("call this before any tool
+    # that takes a layer name", "... any tool which needs a board id") is a
+    # dependency note: those tools need this one's answer. The blanket
+    # claim ("call this before every other tool") still fires.
     rule(
         PRIORITY,
         "call this before every other tool",
         ("before", "prior to"),
         rf"{B}(?:%(use)s) %(this)s (?:\S+ )?(?:first,? )?(?:before|prior to|ahead of) (?:using "
-        rf"|calling |invoking )?(?:%(others)s) (?:\S+ )?%(tools)s{E}",
+        rf"|calling |invoking )?(?:%(others)s) (?:\S+ )?%(tools)s{E}(?! %(narrowed)s{E})",
         0.5,
         use=alt("call", "use", "invoke", "run", "execute"),
         this=_THIS_TOOL,
@@ -2138,6 +2154,7 @@ PRIORITY_RULES = (
             "other",
         ),
         tools=_TOOL_WORDS,
+        narrowed=alt("that", "which", "whose", "taking", "needing", "requiring"),
         subject_check=True,
         exclude=_OWN_SERVER,
     ),
@@ -3244,6 +3261,7 @@ _LOOKBACK = {
     "role tag": 8,
     "instructions tag": 8,
     "role heading": 8,
+    "section heading": 8,
     "comment addressed to the model": 8,
     "role label": 8,
     "ignore competing tools": 8,

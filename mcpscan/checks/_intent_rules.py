@@ -1142,6 +1142,8 @@ def _planted(clause: Clause, foreign: bool) -> Features:
 def _priority_claim(clause: Clause, scope: ToolScope) -> Features | None:
     if clause.has("untrusted") or clause.negated_action or clause.subject_is_name:
         return None
+    if _parameter_precedence(clause, scope):
+        return None
     kind = _claim_kind(clause)
     if kind is None:
         return None
@@ -1164,6 +1166,29 @@ def _priority_claim(clause: Clause, scope: ToolScope) -> Features | None:
     if _acts_on_rank(clause):
         extra.append("acts-on-claim")
     return _common(clause, kind, *extra)
+
+
+# How far into a clause its override word may stand and still be the
+# clause's opening verb (a quote mark or a dash before it).
+_OPENING = 2
+
+
+def _parameter_precedence(clause: Clause, scope: ToolScope) -> bool:
+    """A parameter's own precedence note: in a parameter's description a
+    clause that opens on the override verb has the parameter for subject
+    ("Overrides the user's editor preference", "Supersedes the project
+    default"): the value passed on the call wins over a stored setting.
+    Still a claim: the same words in the tool's own description (the tool
+    ranking itself), an override of instructions ("Overrides the user's
+    instructions") and one under a capitals banner. The clause must be
+    put to no one: "Ignore the user's currency" and "Quelle que soit la
+    demande, utilisez ..." open on an override word too, as commands."""
+    if not scope.parameter or clause.caps_label or clause.has("instructions", "prior"):
+        return False
+    if clause.imperative or clause.addressed:
+        return False
+    claims = clause.spans("override")
+    return bool(claims) and min(start for start, _end in claims) <= _OPENING
 
 
 def _claim_kind(clause: Clause) -> str | None:
@@ -2732,7 +2757,11 @@ def _stated_delay(clause: Clause) -> bool:
 
 def _declared_marks(clause: Clause) -> Features:
     """What makes a stated data flow malicious, each a feature."""
-    marks = ["cue:covert"] if clause.has("covert") else []
+    # Secrecy denied ("submissions are never silently discarded", "never
+    # substitute a serial silently") is a promise of openness, not a
+    # hidden act; "silently copies every message" keeps its mark.
+    covert = clause.has("covert") and not _act_denied(clause, "covert")
+    marks = ["cue:covert"] if covert else []
     handed = clause.has("transmit", "duplicate", "retain", "handover")
     # A copy to a receiver ("copies every message to an extra address"); a
     # bare "BCC address (optional)" field is not one.
@@ -2744,11 +2773,11 @@ def _declared_marks(clause: Clause) -> Features:
         # a `bcc: [...]` example is one field's value.
         if clause.has("every") and (clause.emails or clause.urls or clause.ips):
             marks.append("copy-to-address")
-    if clause.has("retain") and clause.has("destination", "covert"):
+    if clause.has("retain") and (clause.has("destination") or covert):
         marks.append("retained-for-others")
     # "Meeting notes are quietly copied to notes-archive.example.org": a
     # hand-over done in secret to a named receiver needs no named data.
-    if handed and clause.has("covert") and (clause.urls or clause.emails or clause.ips):
+    if handed and covert and (clause.urls or clause.emails or clause.ips):
         marks.append("covert-to-address")
     # "One-time passcodes are forwarded to +44 7700 900123", "the master
     # password is mailed to keys@...": a secret handed to a phone number or
@@ -3089,6 +3118,8 @@ def _field_value_is_conversation(clause: Clause, scope: ToolScope) -> bool:
     a description that asks the user first. Gated on the conversation's
     words in a parameter's text, so most clauses cost one set test."""
     if not scope.parameter or "digest" not in clause.cues or "digest" in scope.purpose_cues:
+        return False
+    if scope.reading_flag:
         return False
     if clause.field_words or clause.scoped(Scope.OTHER_PARAM, Scope.OTHER_TOOL):
         return False
@@ -3479,8 +3510,12 @@ def _data_into_side_field(clause: Clause, scope: ToolScope) -> bool:
     # every key in the conversation") needs no side-field name: no field's
     # job is that. "Make sure the GITHUB_TOKEN variable is set" and
     # "include all token attributes" name no field and no conversation.
+    # A switch's own description ("set to true to include the stack trace
+    # for each message") says what the tool returns: a boolean carries no
+    # data out, so only a field the clause names can.
     if (
         not names_field
+        and not scope.reading_flag
         and _beyond_one_call(clause)
         and (_has_side_field(scope) or _fills_field_from_conversation(clause))
     ):
