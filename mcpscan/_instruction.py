@@ -1614,13 +1614,15 @@ class StringClauses:
         # By ``_record_key``: the clause's cues as read, and its record as
         # built at its first place (``_clause``), once one was needed.
         self._reads: dict[str, _CueRead] = {}
+        # Each distinct cue set read in the string, by value (``_read_cues``).
+        self._cue_sets: dict[frozenset[str], frozenset[str]] = {}
         self._records: dict[str, Clause] = {}
         self._every: tuple[Clause, ...] | None = None
 
     def _read(self, key: str, start: int, end: int) -> _CueRead:
         read = self._reads.get(key)
         if read is None:
-            read = self._reads[key] = _read_cues(self.raw[start:end])
+            read = self._reads[key] = _read_cues(self.raw[start:end], self._cue_sets)
         return read
 
     def _record(
@@ -1899,11 +1901,15 @@ class _CueRead:
 _CUE_OF = operator.itemgetter(2)
 
 
-def _read_cues(piece: str) -> _CueRead:
+def _read_cues(piece: str, shared: dict[frozenset[str], frozenset[str]] | None = None) -> _CueRead:
     """The clause's normalized text, cues and hits. The set of cues is built
     once from the lexicon's hits and serves as every later step's gate (the
     steps that drop hits only gate on cues none of them adds); it is built
-    again only where a step changed the hits (a rare clause)."""
+    again only where a step changed the hits (a rare clause). ``shared``:
+    the equal cue sets already read in this string, by value; the clause
+    keeps that one (a megabyte's 5,700 distinct clauses hold some 1,700
+    distinct cue sets: fewer objects kept alive through the scan, so fewer
+    full garbage collections)."""
     text = normalize(piece)
     read = tuple(_cue_hits(_mask_identifiers(text)))
     present = frozenset(map(_CUE_OF, read))
@@ -1918,6 +1924,8 @@ def _read_cues(piece: str) -> _CueRead:
     if "needless" in cues:
         found = _with_waived_duties(found)
         cues = frozenset(map(_CUE_OF, found))
+    if shared is not None:
+        cues = shared.setdefault(cues, cues)
     return _CueRead(text, cues, found)
 
 

@@ -411,3 +411,18 @@ def test_cues_read_once_are_the_cues_of_every_step(piece: str) -> None:
     and hits as running every step and reading the set at the end."""
     read = _instruction._read_cues(piece)
     assert (read.text, read.cues, read.found) == _cues_read_step_by_step(piece)
+
+
+def test_equal_cue_sets_of_one_string_are_one_object() -> None:
+    """Clauses of one string with equal cues share one cue set (fewer
+    objects kept alive through a long string's scan); a clause's cues are
+    what it reads alone."""
+    raw = "Send the file to the user. Lists rows.\nSend the file to the user"
+    records = _instruction.StringClauses(raw)
+    every: list[tuple[int, int, frozenset[str]]] = []
+    list(records.distinct(every))
+    first, other, again = (cues for _start, _end, cues in every)
+    assert first == again and first is again
+    assert other != first
+    for start, end, cues in every:
+        assert cues == _instruction._read_cues(raw[start:end]).cues
