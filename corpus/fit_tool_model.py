@@ -64,7 +64,7 @@ from mcpscan.checks import _tool_model
 from mcpscan.checks.imperative_directive import no_attack_reading
 
 ROOT = Path(__file__).resolve().parent
-ROUNDS = tuple(f"r{n}" for n in range(1, 18))
+ROUNDS = tuple(f"r{n}" for n in range(1, 19))
 REAL = "captured-2026-11-24.jsonl"
 MIN_AUTHORS = 3
 #: The SGD settings (``logistic.sgd``): the seed of the sample order, the
