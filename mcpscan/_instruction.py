@@ -1996,7 +1996,7 @@ def _without_reader_left_uninformed(
     is also ``covert``, ``noconfirm`` or ``unchosen``), where "you" is the
     person the tool serves. Read from the cues, so in every language that
     puts the receiver after the verb."""
-    if not any(cue == "conceal" for _start, _end, cue in found):
+    if not _holds_cue(found, "conceal"):
         return found  # the common case
     readers = {start for start, _end, cue in found if cue == "address"}
     manner = {start for start, _end, cue in found if cue in _HIDING_MANNER}
@@ -2232,7 +2232,7 @@ def _without_reported_speech(
 ) -> tuple[tuple[int, int, str], ...]:
     """The hits less a ``lie`` phrase whose speech verb is, every time the
     clause uses it, a third-person form or the noun "state"."""
-    if not any(cue == "lie" for _start, _end, cue in found):
+    if not _holds_cue(found, "lie"):
         return found  # the common case
     nouns = {match.start() for match in _STATE_NOUN.finditer(piece)}
     commanded: set[str] = set()
